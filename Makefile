@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Out-of-tree front end: builds our modules against a kernel build tree and
+# drives the test harness. In tree, Kbuild and Kconfig are used directly.
+#
+#   make                 build against Debian's stock kernel headers (W=1,
+#                        warnings are errors, header shadowing checked)
+#   make sparse          the same with sparse (C=2); any sparse warning fails
+#   make install         install into /lib/modules/$(KVER)/updates, depmod
+#   make uninstall       remove what install put there
+#   make demo            boot the stock kernel in QEMU and show the stack
+#   make check           the whole test suite on both guest kernels
+#   make deps            install the Debian packages all of this needs
+
+ifneq ($(KERNELRELEASE),)
+include $(src)/Kbuild
+else
+
+TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+KVER ?= $(shell $(TOP)/scripts/stock-kver.sh)
+KDIR ?= /lib/modules/$(KVER)/build
+# Everything we install goes below updates/ (searched before the inbox
+# kernel/ tree), in a folder of its own so uninstall is one rm.
+INSTALL_SUBDIR := updates/rdmaoot
+KMAKE = $(MAKE) -C $(KDIR) M=$(TOP) W=1
+
+.PHONY: all modules sparse check-headers install uninstall clean check demo deps
+
+all: modules
+
+modules:
+	@test -d $(KDIR) || { echo "no kernel build tree at $(KDIR): run 'make deps' first" >&2; exit 1; }
+	$(KMAKE) modules
+	@$(TOP)/scripts/check-headers.sh $(TOP) $(KDIR)
+
+sparse:
+	@test -d $(KDIR) || { echo "no kernel build tree at $(KDIR): run 'make deps' first" >&2; exit 1; }
+	@$(KMAKE) C=2 modules 2>&1 | tee $(TOP)/.sparse.log
+	@if grep -E '(warning|error):' $(TOP)/.sparse.log; then \
+		echo "sparse reported the lines above" >&2; exit 1; fi
+	@echo "sparse: clean"
+
+install: modules
+	$(MAKE) -C $(KDIR) M=$(TOP) INSTALL_MOD_DIR=$(INSTALL_SUBDIR) \
+		CONFIG_MODULE_SIG_ALL= modules_install
+	depmod -a $(KVER)
+
+uninstall:
+	rm -rf /lib/modules/$(KVER)/$(INSTALL_SUBDIR)
+	depmod -a $(KVER)
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(TOP) clean
+	rm -f $(TOP)/.sparse.log
+
+check:
+	@$(TOP)/scripts/check.sh
+
+demo:
+	@$(TOP)/scripts/demo.sh
+
+deps:
+	@$(TOP)/scripts/deps.sh
+
+endif

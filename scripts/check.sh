@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# scripts/check.sh - everything `make check` does, in order:
+#   1. install missing build/test packages (scripts/deps.sh)
+#   2. for each guest kernel (stock, debug): copy the tree to build/<kind>/src,
+#      build there with W=1 (warnings are errors) and the header-shadowing
+#      check, run sparse, stage a depmod'ed module tree
+#   3. boot each kernel in QEMU and run the suite (scripts/guest/run-tests.sh)
+#   4. print one line per test and "N passed, N failed, N skipped"
+# RDMAOOT_TESTS="pattern ..." limits the guest units (globs such as
+# "tests/010-*" or "kunit/qp_state_test"); RDMAOOT_KINDS="stock" or "debug"
+# limits the kernels.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+cd "$RDMAOOT_TOP"
+
+"$RDMAOOT_TOP/scripts/deps.sh" || rdmaoot_die "installing dependencies failed"
+
+BUILD=$RDMAOOT_TOP/build
+HOSTRES=$BUILD/host-results.txt
+mkdir -p "$BUILD"
+: > "$HOSTRES"
+kinds=${RDMAOOT_KINDS:-stock debug}
+
+# host_step NAME LOG CMD...: run a host-side check, record PASS/FAIL.
+host_step() {
+	local name=$1 log=$2 t0 reason
+	shift 2
+	t0=$(date +%s)
+	if "$@" > "$log" 2>&1; then
+		echo "PASS $name $(($(date +%s) - t0))" >> "$HOSTRES"
+		return 0
+	fi
+	reason=$(grep -E 'error|warning|Error' "$log" | head -n1 | cut -c1-160)
+	echo "FAIL $name $(($(date +%s) - t0)) ${reason:-see $log}" >> "$HOSTRES"
+	rdmaoot_log "$name failed, log: $log"
+	return 1
+}
+
+kdir_of() {
+	case "$1" in
+	stock) echo "/lib/modules/$(rdmaoot_stock_kver)/build" ;;
+	debug) "$RDMAOOT_TOP/scripts/debug-kernel.sh" ;;
+	esac
+}
+
+# Each KUnit source must be listed in kunit/SUITES, or its cases would
+# silently never be counted.
+check_manifest() {
+	local f m bad=0
+	for f in kunit/*_test.c; do
+		m=$(basename "$f" .c)
+		grep -q "^$m " kunit/SUITES || { echo "error: $f is not listed in kunit/SUITES"; bad=1; }
+	done
+	return $bad
+}
+
+host_step kunit-manifest "$BUILD/manifest.log" check_manifest
+
+guests=()
+for kind in $kinds; do
+	rdmaoot_log "preparing the $kind kernel"
+	if ! kdir=$(kdir_of "$kind" 2> "$BUILD/kernel-$kind.log"); then
+		echo "FAIL kernel/$kind 0 $(tail -n1 "$BUILD/kernel-$kind.log")" >> "$HOSTRES"
+		continue
+	fi
+	src=$(rdmaoot_sync_src "$kind")
+	rdmaoot_log "building for the $kind kernel"
+	host_step "build/$kind" "$BUILD/build-$kind.log" make -C "$src" KDIR="$kdir" modules || continue
+	host_step "sparse/$kind" "$BUILD/sparse-$kind.log" make -C "$src" KDIR="$kdir" sparse
+	"$RDMAOOT_TOP/scripts/stage-modules.sh" "$kind" "$BUILD/$kind" > "$BUILD/stage-$kind.log" 2>&1 ||
+		{ echo "FAIL stage/$kind 0 see $BUILD/stage-$kind.log" >> "$HOSTRES"; continue; }
+	guests+=("$kind")
+done
+
+gargs=()
+for kind in "${guests[@]}"; do
+	case $kind in stock) tmo=900 ;; debug) tmo=1800 ;; esac
+	"$RDMAOOT_TOP/scripts/qemu-run.sh" "$kind" "$BUILD/$kind/modroot" "$BUILD/out-$kind" check "$tmo"
+	gargs+=(--guest "$kind:$BUILD/out-$kind")
+done
+
+"$RDMAOOT_TOP/scripts/results.py" --host "$HOSTRES" --suites kunit/SUITES "${gargs[@]}"

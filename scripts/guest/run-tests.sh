@@ -1,0 +1,98 @@
+#!/bin/bash
+# Guest-side test runner: KUnit modules first (when the kernel has KUnit),
+# then every integration test in scripts/tests/. One line per unit goes to
+# $SHARE/units.txt:  PASS|FAIL|SKIP <unit> <seconds> [reason]
+# KUnit case results are copied from debugfs to $SHARE/kunit/<suite>.ktap;
+# the host expands them into one result per case (scripts/results.py).
+#
+# After every unit the kernel log written during it is searched for splats
+# (BUG, WARNING, KASAN, UBSAN, lockdep); on the debug kernel a kmemleak scan
+# at the end blames each leak on the unit running when it was allocated.
+set -u
+SHARE=$1
+TOP=$RDMAOOT_TOP
+UNITS=$SHARE/units.txt
+START_TIMES=/tmp/unit-starts
+. "$TOP/scripts/guest/splat.sh"
+mkdir -p "$SHARE/kunit" "$SHARE/logs"
+: > "$UNITS"
+: > "$START_TIMES"
+
+uptime_s() { cut -d' ' -f1 /proc/uptime; }
+
+unit_begin() {
+	echo "$(uptime_s) $1" >> "$START_TIMES"
+	echo "rdmaoot: test start: $1" > /dev/kmsg
+	UNIT_T0=$(date +%s)
+}
+
+# unit_end NAME STATUS [REASON]: a splat during the unit turns it into FAIL.
+unit_end() {
+	local name=$1 status=$2 reason=${3:-} splat
+	echo "rdmaoot: test end: $name" > /dev/kmsg
+	splat=$(rdmaoot_splat_between "rdmaoot: test start: $name" "rdmaoot: test end: $name")
+	if [ -n "$splat" ]; then
+		status=FAIL
+		reason="kernel reported: $splat"
+	fi
+	echo "$status $name $(($(date +%s) - UNIT_T0)) $reason" >> "$UNITS"
+	echo "rdmaoot: $status $name $reason" > /dev/kmsg
+}
+
+selected() {
+	local pat
+	[ -z "${RDMAOOT_TESTS:-}" ] && return 0
+	for pat in $RDMAOOT_TESTS; do
+		# shellcheck disable=SC2053
+		[[ $1 == $pat ]] && return 0
+	done
+	return 1
+}
+
+# KUnit: load each test module, keep its debugfs results before unloading.
+run_kunit() {
+	local mod suites s rc
+	[ -d /sys/kernel/debug/kunit ] || return 0
+	while read -r mod suites; do
+		case "$mod" in ''|'#'*) continue ;; esac
+		selected "kunit/$mod" || continue
+		unit_begin "kunit/$mod"
+		modprobe "$mod" > "$SHARE/logs/kunit-$mod.log" 2>&1
+		rc=$?
+		for s in $suites; do
+			cp "/sys/kernel/debug/kunit/$s/results" "$SHARE/kunit/$s.ktap" 2>/dev/null
+		done
+		modprobe -r "$mod" >> "$SHARE/logs/kunit-$mod.log" 2>&1
+		if [ $rc -ne 0 ]; then
+			unit_end "kunit/$mod" FAIL "modprobe failed ($rc)"
+		else
+			unit_end "kunit/$mod" PASS
+		fi
+	done < "$TOP/kunit/SUITES"
+	modprobe -r ib_core 2>/dev/null
+}
+
+run_integration() {
+	local t name rc log reason
+	for t in "$TOP"/scripts/tests/[0-9]*.sh; do
+		name=tests/$(basename "$t" .sh)
+		selected "$name" || continue
+		log=$SHARE/logs/${name#tests/}.log
+		unit_begin "$name"
+		bash "$TOP/scripts/guest/test-one.sh" "$t" > "$log" 2>&1
+		rc=$?
+		reason=$(sed -n 's/^SKIP: //p; s/^FAIL: //p' "$log" | tail -n1)
+		case $rc in
+		0) unit_end "$name" PASS ;;
+		77) unit_end "$name" SKIP "${reason:-skipped}" ;;
+		124) unit_end "$name" FAIL "timed out" ;;
+		*) unit_end "$name" FAIL "${reason:-exit status $rc}" ;;
+		esac
+	done
+}
+
+rdmaoot_kmemleak_baseline
+run_kunit
+run_integration
+rdmaoot_kmemleak_final "$START_TIMES" >> "$UNITS"
+exit 0

@@ -1,0 +1,29 @@
+# scripts/guest/testlib.sh - helpers for integration tests (scripts/tests/).
+# Every helper is named t_* so test-one.sh can export them to the subshell.
+
+# t_skip REASON: end the test as skipped.
+t_skip() { echo "SKIP: $*"; exit 77; }
+
+# t_fail REASON: end the test as failed.
+t_fail() { echo "FAIL: $*"; exit 1; }
+
+# t_log MESSAGE: a line in the test's log.
+t_log() { echo "# $*"; }
+
+# t_eq WHAT EXPECTED ACTUAL: fail unless equal.
+t_eq() {
+	[ "$2" = "$3" ] || t_fail "$1: expected '$2', got '$3'"
+	t_log "$1 = '$3'"
+}
+
+# t_run CMD...: run a command, fail the test if it fails.
+t_run() {
+	echo "+ $*"
+	"$@" || t_fail "'$*' exited $?"
+}
+
+# t_mod_loaded NAME: true when module NAME is loaded.
+t_mod_loaded() { [ -d "/sys/module/$1" ] && [ -e "/sys/module/$1/refcnt" ]; }
+
+# t_mod_path NAME: the file modprobe would load for module NAME.
+t_mod_path() { modinfo -F filename "$1" 2>/dev/null; }

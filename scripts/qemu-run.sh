@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# scripts/qemu-run.sh KIND MODROOT OUTDIR JOB [TIMEOUT]
+#
+# Boot a guest kernel (KIND: stock | debug) under QEMU/TCG with the host's
+# root read-only over 9p and run JOB (check | demo | a shell command) in it.
+# MODROOT is the module tree scripts/stage-modules.sh staged for it. OUTDIR/share is exported
+# writable to the guest: that is where the verdict comes back. The console
+# goes to OUTDIR/console.log. Exits 0 when the guest finished its job
+# (OUTDIR/share/done exists), 1 otherwise.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+kind=$1 modroot=$(realpath "$2") out=$3 job=$4 tmo=${5:-1200}
+mkdir -p "$out"
+out=$(realpath "$out")
+rm -rf "$out/share" "$out/console.log"
+mkdir -p "$out/share"
+
+append="console=ttyS0 loglevel=6 log_buf_len=8M panic=-1 oops=panic rw"
+case "$kind" in
+stock)
+	sdir=$("$RDMAOOT_TOP/scripts/stock-kernel.sh")
+	kver=$(rdmaoot_stock_kver)
+	kernel="$sdir/boot/vmlinuz-$kver"
+	mem=2G
+	;;
+debug)
+	kdir=$("$RDMAOOT_TOP/scripts/debug-kernel.sh")
+	kernel="$kdir/arch/x86/boot/bzImage"
+	mem=3G
+	append="$append panic_on_warn=1 kmemleak=on"
+	;;
+*) rdmaoot_die "unknown kernel kind '$kind'" ;;
+esac
+initrd=$("$RDMAOOT_TOP/scripts/initramfs.sh" "$kind")
+
+cat > "$out/share/env.sh" <<ENV
+RDMAOOT_TOP='$RDMAOOT_TOP'
+RDMAOOT_KIND='$kind'
+RDMAOOT_JOB='$job'
+RDMAOOT_MODROOT='$modroot'
+RDMAOOT_TESTS='${RDMAOOT_TESTS:-}'
+ENV
+
+rdmaoot_log "booting the $kind kernel (job: $job, timeout ${tmo}s)"
+set +e
+timeout --foreground -k 10 "$tmo" qemu-system-x86_64 \
+	-accel tcg -smp 2 -m "$mem" -nographic -no-reboot \
+	-kernel "$kernel" -initrd "$initrd" -append "$append" \
+	-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \
+	-virtfs "local,path=$out/share,mount_tag=share,security_model=none" \
+	-nic none -serial "file:$out/console.log" -monitor none </dev/null >/dev/null 2>"$out/qemu.err"
+rc=$?
+set -e
+if [ -f "$out/share/done" ]; then
+	exit 0
+fi
+rdmaoot_log "the $kind guest did not finish its job (qemu exit $rc); console: $out/console.log"
+exit 1
