@@ -9,6 +9,7 @@
 #   make uninstall       remove what install put there
 #   make demo            boot the stock kernel in QEMU and show the stack
 #   make check           the whole test suite on both guest kernels
+#   make selftest        break the tree on purpose and require check to fail
 #   make deps            install the Debian packages all of this needs
 
 ifneq ($(KERNELRELEASE),)
@@ -21,9 +22,11 @@ KDIR ?= /lib/modules/$(KVER)/build
 # Everything we install goes below updates/ (searched before the inbox
 # kernel/ tree), in a folder of its own so uninstall is one rm.
 INSTALL_SUBDIR := updates/rdmaoot
+# INSTALL_MOD_PATH (a staging root, as in Kbuild) also applies to depmod.
+DEPMOD_BASE = $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH))
 KMAKE = $(MAKE) -C $(KDIR) M=$(TOP) W=1
 
-.PHONY: all modules sparse check-headers install uninstall clean check demo deps
+.PHONY: all modules sparse install uninstall clean check selftest demo deps
 
 all: modules
 
@@ -42,11 +45,11 @@ sparse:
 install: modules
 	$(MAKE) -C $(KDIR) M=$(TOP) INSTALL_MOD_DIR=$(INSTALL_SUBDIR) \
 		CONFIG_MODULE_SIG_ALL= modules_install
-	depmod -a $(KVER)
+	depmod -a $(DEPMOD_BASE) $(KVER)
 
 uninstall:
-	rm -rf /lib/modules/$(KVER)/$(INSTALL_SUBDIR)
-	depmod -a $(KVER)
+	rm -rf $(INSTALL_MOD_PATH)/lib/modules/$(KVER)/$(INSTALL_SUBDIR)
+	depmod -a $(DEPMOD_BASE) $(KVER)
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(TOP) clean
@@ -54,6 +57,9 @@ clean:
 
 check:
 	@$(TOP)/scripts/check.sh
+
+selftest:
+	@$(TOP)/scripts/selftest-harness.sh
 
 demo:
 	@$(TOP)/scripts/demo.sh

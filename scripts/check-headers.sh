@@ -7,7 +7,9 @@
 set -euo pipefail
 top=$1
 kdir=$2
-bad=$(find "$top" -path "$top/.git" -prune -o -name '.*.o.cmd' -print0 |
+cmds=$(find "$top" \( -path "$top/.git" -o -path "$top/build" \) -prune -o -name '.*.o.cmd' -print)
+[ -n "$cmds" ] || { echo "error: no .*.o.cmd files under $top: nothing was built?" >&2; exit 1; }
+bad=$(echo "$cmds" | tr '\n' '\0' |
 	xargs -0 -r grep -ho '[^ ]*/include/rdma/[^ :\\]*' |
 	grep -v "^$top/include/rdma/" | sort -u || true)
 if [ -n "$bad" ]; then

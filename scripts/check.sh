@@ -54,6 +54,20 @@ check_manifest() {
 	return $bad
 }
 
+# make install/uninstall into a staging root: ours land in updates/rdmaoot,
+# depmod indexes them, uninstall takes them away again.
+check_install() {
+	local src=$1 kdir=$2 root=$BUILD/install-root kver
+	kver=$(rdmaoot_stock_kver)
+	rm -rf "$root"
+	make -C "$src" KDIR="$kdir" KVER="$kver" INSTALL_MOD_PATH="$root" install || return 1
+	grep -q '^updates/rdmaoot/core/ib_core.ko:' "$root/lib/modules/$kver/modules.dep" ||
+		{ echo "error: ib_core.ko is not in the staged modules.dep"; return 1; }
+	make -C "$src" KDIR="$kdir" KVER="$kver" INSTALL_MOD_PATH="$root" uninstall || return 1
+	! find "$root" -name '*.ko' | grep -q . ||
+		{ echo "error: uninstall left modules behind"; return 1; }
+}
+
 host_step kunit-manifest "$BUILD/manifest.log" check_manifest
 
 guests=()
@@ -67,6 +81,7 @@ for kind in $kinds; do
 	rdmaoot_log "building for the $kind kernel"
 	host_step "build/$kind" "$BUILD/build-$kind.log" make -C "$src" KDIR="$kdir" modules || continue
 	host_step "sparse/$kind" "$BUILD/sparse-$kind.log" make -C "$src" KDIR="$kdir" sparse
+	[ "$kind" = stock ] && host_step "install/$kind" "$BUILD/install-$kind.log" check_install "$src" "$kdir"
 	"$RDMAOOT_TOP/scripts/stage-modules.sh" "$kind" "$BUILD/$kind" > "$BUILD/stage-$kind.log" 2>&1 ||
 		{ echo "FAIL stage/$kind 0 see $BUILD/stage-$kind.log" >> "$HOSTRES"; continue; }
 	guests+=("$kind")

@@ -9,6 +9,10 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 dir=$(rdmaoot_debug_dir)
+# One builder at a time; a second caller waits and then finds the stamp.
+mkdir -p "$RDMAOOT_CACHE"
+exec 9>"$RDMAOOT_CACHE/.debug-kernel.lock"
+flock 9
 if [ -f "$dir/.built" ]; then
 	echo "$dir/linux"
 	exit 0

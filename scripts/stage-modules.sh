@@ -18,7 +18,7 @@ stock)
 	;;
 debug)
 	kdir=$("$RDMAOOT_TOP/scripts/debug-kernel.sh")
-	kver=$(make -s -C "$kdir" kernelrelease)
+	kver=$(cat "$kdir/include/config/kernel.release")
 	sdir=
 	;;
 *) rdmaoot_die "unknown kernel kind '$kind'" ;;

@@ -7,6 +7,9 @@ set -euo pipefail
 
 kver=$(rdmaoot_stock_kver) || rdmaoot_die "cannot resolve the stock kernel (is linux-headers-amd64 installed?)"
 dir="$RDMAOOT_CACHE/stock-$kver"
+mkdir -p "$RDMAOOT_CACHE"
+exec 9>"$RDMAOOT_CACHE/.stock-kernel.lock"
+flock 9
 if [ -f "$dir/.unpacked" ]; then
 	echo "$dir"
 	exit 0
