@@ -8,6 +8,11 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+if [ -z "$(rdmaoot_source_version)" ]; then
+	apt-get update -qq >/dev/null 2>&1 || true
+fi
+ver=$(rdmaoot_source_version)
+[ -n "$ver" ] || rdmaoot_die "linux-source-6.1 is not known to apt (run apt-get update)"
 dir=$(rdmaoot_debug_dir)
 # One builder at a time; a second caller waits and then finds the stamp.
 mkdir -p "$RDMAOOT_CACHE"
@@ -18,8 +23,6 @@ if [ -f "$dir/.built" ]; then
 	exit 0
 fi
 
-ver=$(rdmaoot_source_version)
-[ -n "$ver" ] || rdmaoot_die "linux-source-6.1 is not known to apt (run apt-get update)"
 dl="$RDMAOOT_CACHE/dl"
 mkdir -p "$dl"
 deb="$dl/linux-source-6.1_${ver}_all.deb"

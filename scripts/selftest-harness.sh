@@ -8,20 +8,28 @@
 #   warn-in-init       WARN_ON(1) in ib_core's init      -> stock: splat found;
 #                                                           debug: panic_on_warn
 #   kernel-rdma-header <rdma/iba.h> from the target kernel -> build fails
-# Prints one line per case and "N passed, N failed".
+# Prints one line per case and "N passed, N failed". Arguments, if any, name
+# the cases to run. RDMAOOT_SELFTEST_REV=<commit> tests that commit instead
+# of the work tree.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 pass=0 fail=0
+only=("$@")
 
 # run_case NAME KINDS TESTS EXPECT... -- MUTATION (a shell snippet run in the copy)
 run_case() {
 	local name=$1 kinds=$2 tests=$3 mutation=$4
 	shift 4
 	local dir=$RDMAOOT_TOP/build/selftest/$name out pat ok=1
+	[ ${#only[@]} -eq 0 ] || [[ " ${only[*]} " == *" $name "* ]] || return 0
 	rm -rf "$dir"
 	mkdir -p "$dir"
-	rsync -a --exclude=/build --exclude=/.git "$RDMAOOT_TOP/" "$dir/"
+	if [ -n "${RDMAOOT_SELFTEST_REV:-}" ]; then
+		git -C "$RDMAOOT_TOP" archive "$RDMAOOT_SELFTEST_REV" | tar -x -C "$dir"
+	else
+		rsync -a --exclude=/build --exclude=/.git "$RDMAOOT_TOP/" "$dir/"
+	fi
 	(cd "$dir" && eval "$mutation") || { echo "FAIL $name (mutation did not apply)"; fail=$((fail + 1)); return; }
 	out=$(RDMAOOT_KINDS=$kinds RDMAOOT_TESTS=$tests "$dir/scripts/check.sh" 2>&1)
 	if [ $? -eq 0 ]; then
