@@ -29,7 +29,6 @@ mount_pseudo() {
 	mkdir -p /dev/pts /dev/shm
 	mount -t devpts devpts /dev/pts
 	mount -t tmpfs shm /dev/shm
-	mount -t tmpfs tmp /tmp
 	mount -t debugfs debugfs /sys/kernel/debug
 	mount -t configfs configfs /sys/kernel/config 2>/dev/null || true
 	mkdir -p /run/netns /run/lock
