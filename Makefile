@@ -10,6 +10,7 @@
 #   make demo            boot the stock kernel in QEMU and show the stack
 #   make check           the whole test suite on both guest kernels
 #   make selftest        break the tree on purpose and require check to fail
+#   make compat          compile 6.1's RDMA ULPs against our headers
 #   make deps            install the Debian packages all of this needs
 
 ifneq ($(KERNELRELEASE),)
@@ -26,7 +27,7 @@ INSTALL_SUBDIR := updates/rdmaoot
 DEPMOD_BASE = $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH))
 KMAKE = $(MAKE) -C $(KDIR) M=$(TOP) W=1
 
-.PHONY: all modules sparse install uninstall clean check selftest demo deps
+.PHONY: all modules sparse install uninstall clean check selftest demo deps compat
 
 all: modules
 
@@ -66,5 +67,8 @@ demo:
 
 deps:
 	@$(TOP)/scripts/deps.sh
+
+compat:
+	@$(TOP)/scripts/compat-check.sh
 
 endif

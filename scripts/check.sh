@@ -68,6 +68,20 @@ check_install() {
 		{ echo "error: uninstall left modules behind"; return 1; }
 }
 
+# Source compatibility: the 6.1 ULPs (NVMe-oF, NFS/RDMA, iSER, isert, RDS,
+# 9p, SMB direct) compiled against our headers, one test per source file.
+check_compat() {
+	local log=$BUILD/compat.log n
+	"$RDMAOOT_TOP/scripts/compat-check.sh" > "$log" 2>&1
+	n=$(grep -cE '^(PASS|FAIL) ' "$log")
+	if [ "$n" -eq 0 ]; then
+		echo "FAIL compat 0 compat-check.sh produced no result, see $log" >> "$HOSTRES"
+		return
+	fi
+	sed -n -e 's|^PASS \(.*\)$|PASS compat/\1 0|p' \
+		-e 's|^FAIL \([^:]*\): \(.*\)$|FAIL compat/\1 0 \2|p' "$log" >> "$HOSTRES"
+}
+
 host_step kunit-manifest "$BUILD/manifest.log" check_manifest
 
 guests=()
@@ -81,7 +95,11 @@ for kind in $kinds; do
 	rdmaoot_log "building for the $kind kernel"
 	host_step "build/$kind" "$BUILD/build-$kind.log" make -C "$src" KDIR="$kdir" modules || continue
 	host_step "sparse/$kind" "$BUILD/sparse-$kind.log" make -C "$src" KDIR="$kdir" sparse
-	[ "$kind" = stock ] && host_step "install/$kind" "$BUILD/install-$kind.log" check_install "$src" "$kdir"
+	if [ "$kind" = stock ]; then
+		host_step "install/$kind" "$BUILD/install-$kind.log" check_install "$src" "$kdir"
+		rdmaoot_log "compiling the 6.1 ULPs against our headers"
+		check_compat
+	fi
 	"$RDMAOOT_TOP/scripts/stage-modules.sh" "$kind" "$BUILD/$kind" > "$BUILD/stage-$kind.log" 2>&1 ||
 		{ echo "FAIL stage/$kind 0 see $BUILD/stage-$kind.log" >> "$HOSTRES"; continue; }
 	guests+=("$kind")
