@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* mock_ibdev: a fake RDMA driver the KUnit suites register devices with. */
+
+#include <linux/errno.h>
+#include <linux/list.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <rdma/ib_mad.h>
+#include <rdma/ib_verbs.h>
+
+#include "mock_ibdev.h"
+
+/*
+ * Every mock device not yet deallocated, so a suite's exit can clean up
+ * after a test that stopped half way. mock_lock protects mock_devices and
+ * each device's entry on it.
+ */
+static DEFINE_MUTEX(mock_lock);
+static LIST_HEAD(mock_devices);
+
+/**
+ * struct mock_entry - a mock device on mock_devices
+ * @mdev: the device
+ * @node: on mock_devices
+ */
+struct mock_entry {
+	struct mock_ibdev *mdev;
+	struct list_head node;
+};
+
+static int mock_count_locked(void)
+{
+	struct mock_entry *e;
+	int n = 0;
+
+	lockdep_assert_held(&mock_lock);
+	list_for_each_entry(e, &mock_devices, node)
+		n++;
+	return n;
+}
+
+static void mock_forget(struct mock_ibdev *mdev)
+{
+	struct mock_entry *e, *tmp;
+
+	mutex_lock(&mock_lock);
+	list_for_each_entry_safe(e, tmp, &mock_devices, node) {
+		if (e->mdev != mdev)
+			continue;
+		list_del(&e->node);
+		kfree(e);
+	}
+	mutex_unlock(&mock_lock);
+}
+
+/* ---- Device and port ops ------------------------------------------------- */
+
+static int mock_query_device(struct ib_device *ibdev,
+			     struct ib_device_attr *attr, struct ib_udata *uhw)
+{
+	attr->vendor_id = 0x5a5a;
+	attr->max_qp = 64;
+	attr->max_cqe = 1024;
+	return 0;
+}
+
+static int mock_query_port(struct ib_device *ibdev, u32 port,
+			   struct ib_port_attr *attr)
+{
+	atomic_inc(&to_mock_ibdev(ibdev)->query_port_calls);
+	attr->state = IB_PORT_ACTIVE;
+	attr->phys_state = IB_PORT_PHYS_STATE_LINK_UP;
+	attr->max_mtu = IB_MTU_4096;
+	attr->active_mtu = IB_MTU_2048;
+	attr->lid = MOCK_IBDEV_LID(port);
+	attr->gid_tbl_len = MOCK_IBDEV_GID_TBL_LEN(port);
+	attr->pkey_tbl_len = MOCK_IBDEV_PKEY_TBL_LEN(port);
+	return 0;
+}
+
+static int mock_get_port_immutable(struct ib_device *ibdev, u32 port,
+				   struct ib_port_immutable *immutable)
+{
+	struct mock_ibdev *mdev = to_mock_ibdev(ibdev);
+
+	if (mdev->cfg.on_port_immutable)
+		mdev->cfg.on_port_immutable(mdev, port);
+	if (port == mdev->cfg.fail_immutable_port)
+		return -EIO;
+
+	immutable->pkey_tbl_len = MOCK_IBDEV_PKEY_TBL_LEN(port);
+	immutable->gid_tbl_len = MOCK_IBDEV_GID_TBL_LEN(port);
+	immutable->core_cap_flags = RDMA_CORE_PORT_IBA_IB;
+	immutable->max_mad_size = IB_MGMT_MAD_SIZE;
+	return 0;
+}
+
+static int mock_query_pkey(struct ib_device *ibdev, u32 port, u16 index,
+			   u16 *pkey)
+{
+	*pkey = MOCK_IBDEV_PKEY(port, index);
+	return 0;
+}
+
+static int mock_modify_port(struct ib_device *ibdev, u32 port, int mask,
+			    struct ib_port_modify *modify)
+{
+	return 0;
+}
+
+static void mock_get_dev_fw_str(struct ib_device *ibdev, char *str)
+{
+	strscpy(str, MOCK_IBDEV_FW, IB_FW_VERSION_NAME_MAX);
+}
+
+static const struct ib_device_ops mock_base_ops = {
+	.owner			= THIS_MODULE,
+	.driver_id		= MOCK_IBDEV_DRIVER_ID,
+	.query_device		= mock_query_device,
+	.query_port		= mock_query_port,
+	.get_port_immutable	= mock_get_port_immutable,
+	.query_pkey		= mock_query_pkey,
+	.modify_port		= mock_modify_port,
+	.get_dev_fw_str		= mock_get_dev_fw_str,
+};
+
+/* ---- Kernel verbs stubs: present so the device is a kverbs provider ------ */
+
+static int mock_pd_alloc(struct ib_pd *pd, struct ib_udata *udata)
+{
+	return -EOPNOTSUPP;
+}
+
+static int mock_pd_dealloc(struct ib_pd *pd, struct ib_udata *udata)
+{
+	return 0;
+}
+
+static int mock_cq_create(struct ib_cq *cq, const struct ib_cq_init_attr *attr,
+			  struct ib_udata *udata)
+{
+	return -EOPNOTSUPP;
+}
+
+static int mock_cq_destroy(struct ib_cq *cq, struct ib_udata *udata)
+{
+	return 0;
+}
+
+static int mock_cq_poll(struct ib_cq *cq, int num_entries, struct ib_wc *wc)
+{
+	return 0;
+}
+
+static int mock_cq_req_notify(struct ib_cq *cq, enum ib_cq_notify_flags flags)
+{
+	return 0;
+}
+
+static int mock_qp_create(struct ib_qp *qp, struct ib_qp_init_attr *init,
+			  struct ib_udata *udata)
+{
+	return -EOPNOTSUPP;
+}
+
+static int mock_qp_modify(struct ib_qp *qp, struct ib_qp_attr *attr, int mask,
+			  struct ib_udata *udata)
+{
+	return -EOPNOTSUPP;
+}
+
+static int mock_qp_destroy(struct ib_qp *qp, struct ib_udata *udata)
+{
+	return 0;
+}
+
+static int mock_post_send(struct ib_qp *qp, const struct ib_send_wr *wr,
+			  const struct ib_send_wr **bad_wr)
+{
+	*bad_wr = wr;
+	return -EOPNOTSUPP;
+}
+
+static int mock_post_recv(struct ib_qp *qp, const struct ib_recv_wr *wr,
+			  const struct ib_recv_wr **bad_wr)
+{
+	*bad_wr = wr;
+	return -EOPNOTSUPP;
+}
+
+static struct ib_mr *mock_mr_get_dma(struct ib_pd *pd, int access)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
+static struct ib_mr *mock_mr_reg_user(struct ib_pd *pd, u64 start, u64 length,
+				      u64 virt, int access,
+				      struct ib_udata *udata)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
+static int mock_mr_dereg(struct ib_mr *mr, struct ib_udata *udata)
+{
+	return 0;
+}
+
+static const struct ib_device_ops mock_kverbs_ops = {
+	.alloc_pd		= mock_pd_alloc,
+	.dealloc_pd		= mock_pd_dealloc,
+	.create_cq		= mock_cq_create,
+	.destroy_cq		= mock_cq_destroy,
+	.poll_cq		= mock_cq_poll,
+	.req_notify_cq		= mock_cq_req_notify,
+	.create_qp		= mock_qp_create,
+	.modify_qp		= mock_qp_modify,
+	.destroy_qp		= mock_qp_destroy,
+	.post_send		= mock_post_send,
+	.post_recv		= mock_post_recv,
+	.get_dma_mr		= mock_mr_get_dma,
+	.reg_user_mr		= mock_mr_reg_user,
+	.dereg_mr		= mock_mr_dereg,
+};
+
+/* ---- Lifetime ------------------------------------------------------------ */
+
+/* The dealloc_driver flow: the core calls this, then frees the device. */
+static void mock_dealloc_driver(struct ib_device *ibdev)
+{
+	mock_forget(to_mock_ibdev(ibdev));
+}
+
+static const struct ib_device_ops mock_dealloc_ops = {
+	.dealloc_driver		= mock_dealloc_driver,
+};
+
+/**
+ * mock_ibdev_alloc() - Allocate a mock device, not registered
+ * @cfg: its behaviour; copied
+ *
+ * Context: Process context, may sleep.
+ * Return: the device, or NULL without memory or with zero ports.
+ */
+struct mock_ibdev *mock_ibdev_alloc(const struct mock_ibdev_cfg *cfg)
+{
+	struct mock_entry *e;
+	struct mock_ibdev *mdev;
+
+	if (!cfg->nports)
+		return NULL;
+	e = kzalloc(sizeof(*e), GFP_KERNEL);
+	if (!e)
+		return NULL;
+	mdev = ib_alloc_device(mock_ibdev, ibdev);
+	if (!mdev) {
+		kfree(e);
+		return NULL;
+	}
+
+	mdev->cfg = *cfg;
+	atomic_set(&mdev->query_port_calls, 0);
+	mdev->ibdev.phys_port_cnt = cfg->nports;
+	mdev->ibdev.node_type = RDMA_NODE_IB_CA;
+	mdev->ibdev.num_comp_vectors = 1;
+	ib_set_device_ops(&mdev->ibdev, &mock_base_ops);
+	if (!cfg->no_kverbs)
+		ib_set_device_ops(&mdev->ibdev, &mock_kverbs_ops);
+	if (cfg->dealloc_driver)
+		ib_set_device_ops(&mdev->ibdev, &mock_dealloc_ops);
+
+	e->mdev = mdev;
+	mutex_lock(&mock_lock);
+	list_add_tail(&e->node, &mock_devices);
+	mutex_unlock(&mock_lock);
+	return mdev;
+}
+EXPORT_SYMBOL_GPL(mock_ibdev_alloc);
+
+/**
+ * mock_ibdev_register() - ib_register_device() for a mock device
+ * @mdev: the device
+ * @name: name or template
+ *
+ * Context: Process context, may sleep.
+ * Return: what ib_register_device() returns.
+ */
+int mock_ibdev_register(struct mock_ibdev *mdev, const char *name)
+{
+	return ib_register_device(&mdev->ibdev, name, NULL);
+}
+EXPORT_SYMBOL_GPL(mock_ibdev_register);
+
+/**
+ * mock_ibdev_free() - ib_dealloc_device() for a mock device
+ * @mdev: an unregistered device; gone on return
+ *
+ * Context: Process context, may sleep.
+ */
+void mock_ibdev_free(struct mock_ibdev *mdev)
+{
+	/* with dealloc_driver, the core's call of it forgets the device */
+	if (!mdev->cfg.dealloc_driver)
+		mock_forget(mdev);
+	ib_dealloc_device(&mdev->ibdev);
+}
+EXPORT_SYMBOL_GPL(mock_ibdev_free);
+
+/**
+ * mock_ibdev_port_event() - Dispatch a port event, as hardware would
+ * @mdev: the device
+ * @port: the port number
+ * @type: the event
+ *
+ * Context: Any context.
+ */
+void mock_ibdev_port_event(struct mock_ibdev *mdev, u32 port,
+			   enum ib_event_type type)
+{
+	struct ib_event event = {
+		.device = &mdev->ibdev,
+		.element.port_num = port,
+		.event = type,
+	};
+
+	ib_dispatch_event(&event);
+}
+EXPORT_SYMBOL_GPL(mock_ibdev_port_event);
+
+/**
+ * mock_ibdev_live() - Count the mock devices not yet deallocated
+ *
+ * Context: Process context, may sleep.
+ * Return: the count.
+ */
+int mock_ibdev_live(void)
+{
+	int n;
+
+	mutex_lock(&mock_lock);
+	n = mock_count_locked();
+	mutex_unlock(&mock_lock);
+	return n;
+}
+EXPORT_SYMBOL_GPL(mock_ibdev_live);
+
+/* The oldest mock device still alive, or NULL. */
+static struct mock_ibdev *mock_first(void)
+{
+	struct mock_entry *e;
+
+	mutex_lock(&mock_lock);
+	e = list_first_entry_or_null(&mock_devices, struct mock_entry, node);
+	mutex_unlock(&mock_lock);
+	return e ? e->mdev : NULL;
+}
+
+/**
+ * mock_ibdev_cleanup_all() - Unregister and free every mock device left
+ *
+ * Context: Process context, may sleep. Meant for a suite's exit, to undo
+ * whatever a test left behind; nothing else may use mock devices meanwhile.
+ */
+void mock_ibdev_cleanup_all(void)
+{
+	struct mock_ibdev *mdev;
+	bool registered, self_freeing;
+
+	while ((mdev = mock_first())) {
+		registered = refcount_read(&mdev->ibdev.refcount);
+		self_freeing = mdev->cfg.dealloc_driver;
+		if (registered)
+			ib_unregister_device(&mdev->ibdev);
+		/* unregistering already freed a dealloc_driver device */
+		if (!registered || !self_freeing)
+			mock_ibdev_free(mdev);
+	}
+}
+EXPORT_SYMBOL_GPL(mock_ibdev_cleanup_all);
+
+static int __init mock_ibdev_init(void)
+{
+	return 0;
+}
+
+static void __exit mock_ibdev_exit(void)
+{
+	/* a test module that left devices behind is a test bug */
+	WARN_ON(mock_ibdev_live());
+}
+
+module_init(mock_ibdev_init);
+module_exit(mock_ibdev_exit);
+
+MODULE_DESCRIPTION("Mock RDMA driver for the ib_core KUnit suites");
+MODULE_LICENSE("GPL");
