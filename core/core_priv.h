@@ -34,8 +34,21 @@ void ib_device_class_unregister(void);
 /* Unregistrations queued by ib_unregister_device_queued(). */
 extern struct workqueue_struct *ib_unreg_wq;
 
+struct ib_device *ib_device_get_registered(struct ib_device *dev);
 struct ib_device *ib_device_get_by_index(const struct net *net, u32 index);
+
+/* ---- Device names (core/device_name.c) ----------------------------------- */
+
+int ib_device_name_assign(struct ib_device *dev, const char *name);
+struct ib_device *ib_device_find_by_name(const char *name);
 int ib_device_rename(struct ib_device *ibdev, const char *name);
+
+/* ---- Ports (core/port.c) ------------------------------------------------- */
+
+/* The "per-port data" registration step; port_data lives until the release. */
+int ib_port_data_setup(struct ib_device *dev);
+void ib_port_data_free(struct ib_device *dev);
+void ib_port_netdevs_release(struct ib_device *dev);
 struct net_device *ib_device_get_netdev(struct ib_device *ib_dev, u32 port);
 
 /* ---- Clients (core/client.c) --------------------------------------------- */

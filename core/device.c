@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The RDMA device model: allocation, naming, registration, references, ports. */
+/* The RDMA device model: allocation, ops, naming, registration, references. */
 
-#include <linux/ctype.h>
 #include <linux/device.h>
 #include <linux/export.h>
-#include <linux/hashtable.h>
 #include <linux/inetdevice.h>
 #include <linux/kernel.h>
 #include <linux/netdevice.h>
@@ -39,25 +37,15 @@ DECLARE_RWSEM(ib_devices_rwsem);
 
 /* ---- Class and release --------------------------------------------------- */
 
-/* The rcu_head in front of a device's port array, for kfree_rcu(). */
-struct port_data_rcu {
-	struct rcu_head		rcu;
-	struct ib_port_data	ports[];
-};
-
-static void device_netdevs_release(struct ib_device *dev);
-
 /* The last put_device(): free everything the device still owns. */
 static void device_release(struct device *kdev)
 {
 	struct ib_device *dev = container_of(kdev, struct ib_device, dev);
 
-	device_netdevs_release(dev);
+	ib_port_netdevs_release(dev);
 	WARN_ON(refcount_read(&dev->refcount));
 	/* lookups under RCU may still be reading the ports or the device */
-	if (dev->port_data)
-		kfree_rcu(container_of(dev->port_data, struct port_data_rcu,
-				       ports[0]), rcu);
+	ib_port_data_free(dev);
 	mutex_destroy(&dev->unregistration_lock);
 	mutex_destroy(&dev->compat_devs_mutex);
 	xa_destroy(&dev->compat_devs);
@@ -296,13 +284,15 @@ void ib_dealloc_device(struct ib_device *device)
 		xa_erase(&ib_devices, device->index);
 	up_write(&ib_devices_rwsem);
 
-	device_netdevs_release(device);
+	ib_port_netdevs_release(device);
 	WARN_ON(!xa_empty(&device->client_data));
 	WARN_ON(refcount_read(&device->refcount));
 	/* pairs with device_initialize() in _ib_alloc_device() */
 	put_device(&device->dev);
 }
 EXPORT_SYMBOL(ib_dealloc_device);
+
+/* ---- Ops and device attributes ------------------------------------------- */
 
 /*
  * From device_group to the last object size, struct ib_device_ops is a run
@@ -383,354 +373,24 @@ void ib_get_device_fw_str(struct ib_device *dev, char *str)
 }
 EXPORT_SYMBOL(ib_get_device_fw_str);
 
-/* ---- Per-port data and net devices --------------------------------------- */
-
-/*
- * Ports with a net device, hashed by the net_device pointer, for
- * ib_device_get_by_netdev(). Readers walk it under RCU; ndev_hash_lock
- * serialises writers. A port's netdev_lock may be held around it, never
- * the other way round.
- */
-static DEFINE_SPINLOCK(ndev_hash_lock);
-static DEFINE_HASHTABLE(ndev_hash, 5);
-
-/*
- * Allocate port_data, indexed directly by port number (so slot 0 is unused
- * on an HCA). Drivers may need it before registration, through
- * ib_device_set_netdev(); it lives until the device is freed.
- */
-static int device_ports_alloc(struct ib_device *dev)
-{
-	struct port_data_rcu *pdr;
-	u32 port;
-
-	if (dev->port_data)
-		return 0;
-	/* the port range must be known, and U32_MAX would break iteration */
-	if (WARN_ON(!dev->phys_port_cnt || dev->phys_port_cnt == U32_MAX))
-		return -EINVAL;
-
-	pdr = kzalloc(struct_size(pdr, ports, size_add(rdma_end_port(dev), 1)),
-		      GFP_KERNEL);
-	if (!pdr)
-		return -ENOMEM;
-
-	rdma_for_each_port(dev, port) {
-		struct ib_port_data *pdata = &pdr->ports[port];
-
-		pdata->ib_dev = dev;
-		spin_lock_init(&pdata->pkey_list_lock);
-		INIT_LIST_HEAD(&pdata->pkey_list);
-		spin_lock_init(&pdata->netdev_lock);
-		INIT_HLIST_NODE(&pdata->ndev_hash_link);
-	}
-	dev->port_data = pdr->ports;
-	return 0;
-}
-
 /**
- * ib_port_immutable_read() - The immutable attributes of a port
- * @dev: a device past the port setup of ib_register_device()
- * @port: a valid port number
- *
- * Context: Any context.
- * Return: the attributes get_port_immutable reported.
- */
-const struct ib_port_immutable *
-ib_port_immutable_read(struct ib_device *dev, unsigned int port)
-{
-	WARN_ON(!rdma_is_port_valid(dev, port));
-	return &dev->port_data[port].immutable;
-}
-EXPORT_SYMBOL(ib_port_immutable_read);
-
-/* Put @pdata in the hash bucket of its current net device, if it has one. */
-static void port_ndev_hash_update(struct ib_port_data *pdata)
-{
-	unsigned long flags;
-
-	might_sleep();
-	spin_lock_irqsave(&ndev_hash_lock, flags);
-	if (hash_hashed(&pdata->ndev_hash_link)) {
-		hash_del_rcu(&pdata->ndev_hash_link);
-		spin_unlock_irqrestore(&ndev_hash_lock, flags);
-		/* a reader may still be on the node: wait before reusing it */
-		synchronize_rcu();
-		spin_lock_irqsave(&ndev_hash_lock, flags);
-	}
-	if (rcu_access_pointer(pdata->netdev))
-		hash_add_rcu(ndev_hash, &pdata->ndev_hash_link,
-			     (uintptr_t)rcu_access_pointer(pdata->netdev));
-	spin_unlock_irqrestore(&ndev_hash_lock, flags);
-}
-
-/**
- * ib_device_set_netdev() - Tie a net device to a port
- * @ib_dev: the device, registered or not
- * @ndev: the net device, or NULL to untie the port
- * @port: the port number
- *
- * The port keeps a reference on @ndev until it is replaced, the device is
- * unregistered or freed. The caller must make sure @ndev is not yet
- * unregistering, and untie it (or unregister @ib_dev) on NETDEV_UNREGISTER.
- * A port has at most one net device.
+ * ib_modify_device() - Change device attributes
+ * @device: the device
+ * @device_modify_mask: IB_DEVICE_MODIFY_* bits saying what to change
+ * @device_modify: the new values
  *
  * Context: Process context, may sleep.
- * Return: 0, -EINVAL for a bad port, -ENOMEM.
+ * Return: 0, -EOPNOTSUPP if the driver has no modify_device, or its error.
  */
-int ib_device_set_netdev(struct ib_device *ib_dev, struct net_device *ndev,
-			 unsigned int port)
+int ib_modify_device(struct ib_device *device, int device_modify_mask,
+		     struct ib_device_modify *device_modify)
 {
-	struct ib_port_data *pdata;
-	struct net_device *old;
-	unsigned long flags;
-	int ret;
-
-	if (!rdma_is_port_valid(ib_dev, port))
-		return -EINVAL;
-	ret = device_ports_alloc(ib_dev);
-	if (ret)
-		return ret;
-
-	pdata = &ib_dev->port_data[port];
-	spin_lock_irqsave(&pdata->netdev_lock, flags);
-	old = rcu_dereference_protected(pdata->netdev,
-					lockdep_is_held(&pdata->netdev_lock));
-	if (old == ndev) {
-		spin_unlock_irqrestore(&pdata->netdev_lock, flags);
-		return 0;
-	}
-	if (ndev)
-		dev_hold(ndev);
-	rcu_assign_pointer(pdata->netdev, ndev);
-	spin_unlock_irqrestore(&pdata->netdev_lock, flags);
-
-	port_ndev_hash_update(pdata);
-	if (old)
-		dev_put(old);
-	return 0;
+	if (!device->ops.modify_device)
+		return -EOPNOTSUPP;
+	return device->ops.modify_device(device, device_modify_mask,
+					 device_modify);
 }
-EXPORT_SYMBOL(ib_device_set_netdev);
-
-/* Untie every port from its net device; safe to call more than once. */
-static void device_netdevs_release(struct ib_device *dev)
-{
-	unsigned long flags;
-	u32 port;
-
-	if (!dev->port_data)
-		return;
-
-	rdma_for_each_port(dev, port) {
-		struct ib_port_data *pdata = &dev->port_data[port];
-		struct net_device *ndev;
-
-		spin_lock_irqsave(&pdata->netdev_lock, flags);
-		ndev = rcu_dereference_protected(pdata->netdev,
-					lockdep_is_held(&pdata->netdev_lock));
-		if (ndev) {
-			spin_lock(&ndev_hash_lock);
-			hash_del_rcu(&pdata->ndev_hash_link);
-			spin_unlock(&ndev_hash_lock);
-			RCU_INIT_POINTER(pdata->netdev, NULL);
-			/* only the pointer value is compared after this */
-			dev_put(ndev);
-		}
-		spin_unlock_irqrestore(&pdata->netdev_lock, flags);
-	}
-}
-
-/**
- * ib_device_get_netdev() - The net device of a port, held
- * @ib_dev: the device
- * @port: the port number
- *
- * Asks the driver's get_netdev op if there is one, else uses the net device
- * set with ib_device_set_netdev(). A net device that is unregistering is
- * not handed out.
- *
- * Context: Any context the driver's get_netdev allows.
- * Return: the net device with a reference (dev_put() it), or NULL.
- */
-struct net_device *ib_device_get_netdev(struct ib_device *ib_dev, u32 port)
-{
-	struct ib_port_data *pdata;
-	struct net_device *ndev;
-	unsigned long flags;
-
-	if (!rdma_is_port_valid(ib_dev, port) || !ib_dev->port_data)
-		return NULL;
-
-	if (ib_dev->ops.get_netdev) {
-		ndev = ib_dev->ops.get_netdev(ib_dev, port);
-	} else {
-		pdata = &ib_dev->port_data[port];
-		spin_lock_irqsave(&pdata->netdev_lock, flags);
-		ndev = rcu_dereference_protected(pdata->netdev,
-					lockdep_is_held(&pdata->netdev_lock));
-		if (ndev)
-			dev_hold(ndev);
-		spin_unlock_irqrestore(&pdata->netdev_lock, flags);
-	}
-
-	if (ndev && ndev->reg_state != NETREG_REGISTERED) {
-		dev_put(ndev);
-		return NULL;
-	}
-	return ndev;
-}
-
-/**
- * ib_device_netdev() - The net device of a port, held
- * @dev: the device
- * @port: the port number
- *
- * Same as the core's ib_device_get_netdev(); 6.1 declares this name in
- * <rdma/ib_verbs.h> without defining it.
- *
- * Context: Any context the driver's get_netdev allows.
- * Return: the net device with a reference (dev_put() it), or NULL.
- */
-struct net_device *ib_device_netdev(struct ib_device *dev, u32 port)
-{
-	return ib_device_get_netdev(dev, port);
-}
-EXPORT_SYMBOL(ib_device_netdev);
-
-/* ---- Names --------------------------------------------------------------- */
-
-/*
- * A device name is printable, 1 to IB_DEVICE_NAME_MAX - 1 characters, has
- * no '/' and no white space and is not "." or "..". A template for
- * ib_register_device() may also contain one "%d" (and no other '%').
- */
-static int name_check(const char *name, bool template_ok)
-{
-	size_t len = strnlen(name, IB_DEVICE_NAME_MAX);
-	const char *pct = strchr(name, '%');
-	const char *p;
-
-	if (!len || len == IB_DEVICE_NAME_MAX)
-		return -EINVAL;
-	if (!strcmp(name, ".") || !strcmp(name, ".."))
-		return -EINVAL;
-	for (p = name; *p; p++)
-		if (*p == '/' || isspace(*p) || !isprint(*p))
-			return -EINVAL;
-	if (pct && (!template_ok || pct[1] != 'd' || strchr(pct + 1, '%')))
-		return -EINVAL;
-	return 0;
-}
-
-static struct ib_device *device_find_by_name(const char *name)
-{
-	struct ib_device *dev;
-	unsigned long index;
-
-	lockdep_assert_held(&ib_devices_rwsem);
-	xa_for_each(&ib_devices, index, dev)
-		if (!strcmp(name, dev_name(&dev->dev)))
-			return dev;
-	return NULL;
-}
-
-/* Expand the "%d" of @tmpl to the lowest number that gives a free name. */
-static int name_expand(const char *tmpl, char *buf)
-{
-	const char *pct = strchr(tmpl, '%');
-	int i, len;
-
-	lockdep_assert_held_write(&ib_devices_rwsem);
-	for (i = 0; i < INT_MAX; i++) {
-		len = snprintf(buf, IB_DEVICE_NAME_MAX, "%.*s%d%s",
-			       (int)(pct - tmpl), tmpl, i, pct + 2);
-		if (len >= IB_DEVICE_NAME_MAX)
-			return -EINVAL;
-		if (!device_find_by_name(buf))
-			return 0;
-	}
-	return -ENFILE;
-}
-
-/*
- * Give @dev its unique name and index and list it in ib_devices (not
- * marked registered). Undone by ib_dealloc_device().
- */
-static int device_name_assign(struct ib_device *dev, const char *name)
-{
-	static u32 next_index;
-	char buf[IB_DEVICE_NAME_MAX];
-	int ret;
-
-	ret = name_check(name, true);
-	if (ret)
-		return ret;
-
-	down_write(&ib_devices_rwsem);
-	if (strchr(name, '%')) {
-		ret = name_expand(name, buf);
-	} else {
-		strscpy(buf, name, sizeof(buf));
-		ret = device_find_by_name(buf) ? -ENFILE : 0;
-	}
-	if (ret)
-		goto out;
-	ret = dev_set_name(&dev->dev, "%s", buf);
-	if (ret)
-		goto out;
-	strscpy(dev->name, buf, IB_DEVICE_NAME_MAX);
-	ret = xa_alloc_cyclic(&ib_devices, &dev->index, dev, xa_limit_31b,
-			      &next_index, GFP_KERNEL);
-	if (ret > 0)	/* the index wrapped: still a success */
-		ret = 0;
-out:
-	up_write(&ib_devices_rwsem);
-	return ret;
-}
-
-/**
- * ib_device_rename() - Rename a registered device
- * @ibdev: the device, held by the caller
- * @name: the new name (no template)
- *
- * Clients with a rename callback are told afterwards.
- *
- * Context: Process context, may sleep. Takes ib_devices_rwsem.
- * Return: 0 (also if @name is the current name), -EINVAL for a bad name,
- * -EEXIST if another device has it, or an error from device_rename().
- */
-int ib_device_rename(struct ib_device *ibdev, const char *name)
-{
-	int ret;
-
-	ret = name_check(name, false);
-	if (ret)
-		return ret;
-
-	down_write(&ib_devices_rwsem);
-	if (!strcmp(name, dev_name(&ibdev->dev))) {
-		ret = 0;
-		goto out_unlock;
-	}
-	if (device_find_by_name(name)) {
-		ret = -EEXIST;
-		goto out_unlock;
-	}
-	ret = device_rename(&ibdev->dev, name);
-	if (ret)
-		goto out_unlock;
-	strscpy(ibdev->name, name, IB_DEVICE_NAME_MAX);
-
-	/* the name is settled; keep the device registered while telling */
-	downgrade_write(&ib_devices_rwsem);
-	ib_client_rename_all(ibdev);
-	up_read(&ib_devices_rwsem);
-	return 0;
-
-out_unlock:
-	up_write(&ib_devices_rwsem);
-	return ret;
-}
+EXPORT_SYMBOL(ib_modify_device);
 
 /* ---- Registration steps -------------------------------------------------- */
 
@@ -770,37 +430,6 @@ static int device_ops_check(struct ib_device *dev)
 		memcpy(&op, (const void *)&dev->ops + kverbs_ops[i], sizeof(op));
 		if (!op)
 			dev->kverbs_provider = false;
-	}
-	return 0;
-}
-
-/* A port without MADs must not claim a MAD size. */
-static int port_immutable_check(struct ib_device *dev, u32 port)
-{
-	if (WARN_ON(!rdma_cap_ib_mad(dev, port) &&
-		    rdma_max_mad_size(dev, port) != 0))
-		return -EINVAL;
-	return 0;
-}
-
-static int device_ports_setup(struct ib_device *dev)
-{
-	u32 port;
-	int ret;
-
-	ret = device_ports_alloc(dev);
-	if (ret)
-		return ret;
-
-	rdma_for_each_port(dev, port) {
-		struct ib_port_data *pdata = &dev->port_data[port];
-
-		ret = dev->ops.get_port_immutable(dev, port, &pdata->immutable);
-		if (ret)
-			return ret;
-		ret = port_immutable_check(dev, port);
-		if (ret)
-			return ret;
 	}
 	return 0;
 }
@@ -851,7 +480,7 @@ struct device_step {
  */
 static const struct device_step device_steps[] = {
 	{ "driver ops",		device_ops_check,	NULL },
-	{ "per-port data",	device_ports_setup,	NULL },
+	{ "per-port data",	ib_port_data_setup,	NULL },
 	{ "device attributes",	device_attrs_query,	NULL },
 	{ "driver model",	device_kobj_add,	device_kobj_del },
 };
@@ -881,7 +510,7 @@ static int device_steps_run(struct ib_device *dev)
 	return 0;
 }
 
-/* ---- Enable, disable, register, unregister -------------------------------- */
+/* ---- Enable, disable, register, unregister ------------------------------- */
 
 /*
  * Make @dev visible: mark it, let the driver finish, add the clients.
@@ -947,7 +576,7 @@ static void device_unregister_once(struct ib_device *dev)
 		goto out;
 
 	device_disable(dev);
-	device_netdevs_release(dev);
+	ib_port_netdevs_release(dev);
 	device_steps_undo(dev, ARRAY_SIZE(device_steps));
 
 	if (dev->ops.dealloc_driver &&
@@ -996,7 +625,7 @@ int ib_register_device(struct ib_device *device, const char *name,
 {
 	int ret;
 
-	ret = device_name_assign(device, name);
+	ret = ib_device_name_assign(device, name);
 	if (ret)
 		return ret;
 
@@ -1140,8 +769,19 @@ void ib_device_put(struct ib_device *device)
 }
 EXPORT_SYMBOL(ib_device_put);
 
-/* Take a reference if @dev is registered; caller keeps ib_devices stable. */
-static struct ib_device *device_get_registered(struct ib_device *dev)
+/**
+ * ib_device_get_registered() - Hold a device if it is registered
+ * @dev: the device, or NULL
+ *
+ * The caller keeps ib_devices stable (ib_devices_rwsem) or, for
+ * ib_device_get_by_netdev(), is under RCU: there the registered mark may
+ * be cleared right after the test, which the refcount then catches or
+ * ib_unregister_device() waits out.
+ *
+ * Context: Any context.
+ * Return: @dev with a reference (ib_device_put() it), or NULL.
+ */
+struct ib_device *ib_device_get_registered(struct ib_device *dev)
 {
 	if (!dev || !xa_get_mark(&ib_devices, dev->index, IB_DEVICE_REGISTERED))
 		return NULL;
@@ -1162,7 +802,7 @@ struct ib_device *ib_device_get_by_index(const struct net *net, u32 index)
 	struct ib_device *dev;
 
 	down_read(&ib_devices_rwsem);
-	dev = device_get_registered(xa_load(&ib_devices, index));
+	dev = ib_device_get_registered(xa_load(&ib_devices, index));
 	up_read(&ib_devices_rwsem);
 	return dev;
 }
@@ -1184,234 +824,13 @@ struct ib_device *ib_device_get_by_name(const char *name,
 	struct ib_device *dev;
 
 	down_read(&ib_devices_rwsem);
-	dev = device_find_by_name(name);
+	dev = ib_device_find_by_name(name);
 	if (dev && driver_id != RDMA_DRIVER_UNKNOWN &&
 	    dev->ops.driver_id != driver_id)
 		dev = NULL;
-	dev = device_get_registered(dev);
+	dev = ib_device_get_registered(dev);
 	up_read(&ib_devices_rwsem);
 	return dev;
 }
 EXPORT_SYMBOL(ib_device_get_by_name);
 
-/**
- * ib_device_get_by_netdev() - Find the registered device a net device is tied to
- * @ndev: the net device, as given to ib_device_set_netdev()
- * @driver_id: the driver it must belong to, RDMA_DRIVER_UNKNOWN for any
- *
- * Only ports tied with ib_device_set_netdev() are found; a driver's
- * get_netdev op is not asked.
- *
- * Context: Any context.
- * Return: the device (ib_device_put() it), or NULL.
- */
-struct ib_device *ib_device_get_by_netdev(struct net_device *ndev,
-					  enum rdma_driver_id driver_id)
-{
-	struct ib_device *found = NULL;
-	struct ib_port_data *pdata;
-
-	rcu_read_lock();
-	hash_for_each_possible_rcu(ndev_hash, pdata, ndev_hash_link,
-				   (uintptr_t)ndev) {
-		struct ib_device *dev = pdata->ib_dev;
-
-		if (rcu_access_pointer(pdata->netdev) != ndev)
-			continue;
-		if (driver_id != RDMA_DRIVER_UNKNOWN &&
-		    dev->ops.driver_id != driver_id)
-			continue;
-		found = device_get_registered(dev);
-		if (found)
-			break;
-	}
-	rcu_read_unlock();
-	return found;
-}
-EXPORT_SYMBOL(ib_device_get_by_netdev);
-
-/* ---- Port queries and device changes ------------------------------------- */
-
-/**
- * rdma_node_get_transport() - The transport of an RDMA node type
- * @node_type: an RDMA_NODE_* value
- *
- * Context: Any context.
- * Return: RDMA_TRANSPORT_IWARP for an RNIC, the usNIC transports for usNIC
- * nodes, RDMA_TRANSPORT_UNSPECIFIED for RDMA_NODE_UNSPECIFIED, and
- * RDMA_TRANSPORT_IB for everything else.
- */
-__attribute_const__ enum rdma_transport_type
-rdma_node_get_transport(unsigned int node_type)
-{
-	switch (node_type) {
-	case RDMA_NODE_RNIC:
-		return RDMA_TRANSPORT_IWARP;
-	case RDMA_NODE_USNIC:
-		return RDMA_TRANSPORT_USNIC;
-	case RDMA_NODE_USNIC_UDP:
-		return RDMA_TRANSPORT_USNIC_UDP;
-	case RDMA_NODE_UNSPECIFIED:
-		return RDMA_TRANSPORT_UNSPECIFIED;
-	default:
-		return RDMA_TRANSPORT_IB;
-	}
-}
-EXPORT_SYMBOL(rdma_node_get_transport);
-
-/**
- * rdma_port_get_link_layer() - The link layer under a port
- * @device: the device
- * @port_num: the port number (not checked)
- *
- * The driver's get_link_layer op decides if it has one; otherwise IB
- * transport nodes are InfiniBand and all others Ethernet.
- *
- * Context: Any context the driver's op allows.
- * Return: the port's link layer.
- */
-enum rdma_link_layer rdma_port_get_link_layer(struct ib_device *device,
-					      u32 port_num)
-{
-	if (device->ops.get_link_layer)
-		return device->ops.get_link_layer(device, port_num);
-	if (rdma_node_get_transport(device->node_type) == RDMA_TRANSPORT_IB)
-		return IB_LINK_LAYER_INFINIBAND;
-	return IB_LINK_LAYER_ETHERNET;
-}
-EXPORT_SYMBOL(rdma_port_get_link_layer);
-
-/*
- * iWARP ports have no subnet manager: the core derives state and MTU from
- * the net device (up with an IPv4 address is active), then lets the driver
- * add its part.
- */
-static int port_query_iwarp(struct ib_device *dev, u32 port,
-			    struct ib_port_attr *attr)
-{
-	struct net_device *ndev = ib_device_get_netdev(dev, port);
-	const struct in_device *inetdev;
-
-	if (!ndev)
-		return -ENODEV;
-
-	attr->max_mtu = IB_MTU_4096;
-	attr->active_mtu = ib_mtu_int_to_enum(ndev->mtu);
-	if (!netif_carrier_ok(ndev)) {
-		attr->state = IB_PORT_DOWN;
-		attr->phys_state = IB_PORT_PHYS_STATE_DISABLED;
-	} else {
-		rcu_read_lock();
-		inetdev = __in_dev_get_rcu(ndev);
-		if (inetdev && rcu_access_pointer(inetdev->ifa_list)) {
-			attr->state = IB_PORT_ACTIVE;
-			attr->phys_state = IB_PORT_PHYS_STATE_LINK_UP;
-		} else {
-			attr->state = IB_PORT_INIT;
-			attr->phys_state =
-				IB_PORT_PHYS_STATE_PORT_CONFIGURATION_TRAINING;
-		}
-		rcu_read_unlock();
-	}
-	dev_put(ndev);
-	return dev->ops.query_port(dev, port, attr);
-}
-
-/**
- * ib_query_port() - Read a port's attributes
- * @device: the device
- * @port_num: the port number
- * @port_attr: filled in; zeroed first, so what the driver leaves alone is 0
- *
- * For iWARP ports the core fills state, physical state and MTUs from the
- * port's net device before asking the driver. (Once the GID cache exists,
- * it also supplies the subnet prefix of IB ports whose driver leaves it 0.)
- *
- * Context: Process context; may sleep if the driver's query_port does.
- * Return: 0; -EINVAL for a port the device does not have; -EOPNOTSUPP if
- * the driver has no query_port; -ENODEV for an iWARP port without a net
- * device; or the driver's error.
- */
-int ib_query_port(struct ib_device *device, u32 port_num,
-		  struct ib_port_attr *port_attr)
-{
-	if (!rdma_is_port_valid(device, port_num))
-		return -EINVAL;
-	if (!device->ops.query_port)
-		return -EOPNOTSUPP;
-
-	memset(port_attr, 0, sizeof(*port_attr));
-	if (rdma_protocol_iwarp(device, port_num))
-		return port_query_iwarp(device, port_num, port_attr);
-	return device->ops.query_port(device, port_num, port_attr);
-}
-EXPORT_SYMBOL(ib_query_port);
-
-/**
- * ib_query_pkey() - Read one entry of a port's P_Key table from the driver
- * @device: the device
- * @port_num: the port number
- * @index: the table index
- * @pkey: where the P_Key goes
- *
- * Context: Process context; may sleep if the driver's op does.
- * Return: 0, -EINVAL for a bad port, -EOPNOTSUPP without the op, or the
- * driver's error.
- */
-int ib_query_pkey(struct ib_device *device, u32 port_num, u16 index, u16 *pkey)
-{
-	if (!rdma_is_port_valid(device, port_num))
-		return -EINVAL;
-	if (!device->ops.query_pkey)
-		return -EOPNOTSUPP;
-	return device->ops.query_pkey(device, port_num, index, pkey);
-}
-EXPORT_SYMBOL(ib_query_pkey);
-
-/**
- * ib_modify_device() - Change device attributes
- * @device: the device
- * @device_modify_mask: IB_DEVICE_MODIFY_* bits saying what to change
- * @device_modify: the new values
- *
- * Context: Process context, may sleep.
- * Return: 0, -EOPNOTSUPP if the driver has no modify_device, or its error.
- */
-int ib_modify_device(struct ib_device *device, int device_modify_mask,
-		     struct ib_device_modify *device_modify)
-{
-	if (!device->ops.modify_device)
-		return -EOPNOTSUPP;
-	return device->ops.modify_device(device, device_modify_mask,
-					 device_modify);
-}
-EXPORT_SYMBOL(ib_modify_device);
-
-/**
- * ib_modify_port() - Change port attributes
- * @device: the device
- * @port_num: the port number
- * @port_modify_mask: IB_PORT_* modify flags
- * @port_modify: capability bits to set and clear, init type
- *
- * A RoCE port whose driver has no modify_port accepts requests that touch
- * no capability other than IB_PORT_CM_SUP on one side, and ignores them.
- *
- * Context: Process context, may sleep.
- * Return: 0, -EINVAL for a bad port, -EOPNOTSUPP, or the driver's error.
- */
-int ib_modify_port(struct ib_device *device, u32 port_num,
-		   int port_modify_mask, struct ib_port_modify *port_modify)
-{
-	if (!rdma_is_port_valid(device, port_num))
-		return -EINVAL;
-	if (device->ops.modify_port)
-		return device->ops.modify_port(device, port_num,
-					       port_modify_mask, port_modify);
-	if (rdma_protocol_roce(device, port_num) &&
-	    (!(port_modify->set_port_cap_mask & ~IB_PORT_CM_SUP) ||
-	     !(port_modify->clr_port_cap_mask & ~IB_PORT_CM_SUP)))
-		return 0;
-	return -EOPNOTSUPP;
-}
-EXPORT_SYMBOL(ib_modify_port);
