@@ -5,6 +5,7 @@
 #include <linux/list.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/slab.h>
 #include <rdma/ib_mad.h>
 #include <rdma/ib_verbs.h>
 
@@ -90,9 +91,19 @@ static int mock_get_port_immutable(struct ib_device *ibdev, u32 port,
 
 	immutable->pkey_tbl_len = MOCK_IBDEV_PKEY_TBL_LEN(port);
 	immutable->gid_tbl_len = MOCK_IBDEV_GID_TBL_LEN(port);
-	immutable->core_cap_flags = RDMA_CORE_PORT_IBA_IB;
+	immutable->core_cap_flags = port == mdev->cfg.roce_port ?
+				    RDMA_CORE_PORT_IBA_ROCE :
+				    RDMA_CORE_PORT_IBA_IB;
 	immutable->max_mad_size = IB_MGMT_MAD_SIZE;
 	return 0;
+}
+
+static enum rdma_link_layer mock_get_link_layer(struct ib_device *ibdev,
+						u32 port)
+{
+	if (port == to_mock_ibdev(ibdev)->cfg.roce_port)
+		return IB_LINK_LAYER_ETHERNET;
+	return IB_LINK_LAYER_INFINIBAND;
 }
 
 static int mock_query_pkey(struct ib_device *ibdev, u32 port, u16 index,
@@ -119,107 +130,10 @@ static const struct ib_device_ops mock_base_ops = {
 	.query_device		= mock_query_device,
 	.query_port		= mock_query_port,
 	.get_port_immutable	= mock_get_port_immutable,
+	.get_link_layer		= mock_get_link_layer,
 	.query_pkey		= mock_query_pkey,
 	.modify_port		= mock_modify_port,
 	.get_dev_fw_str		= mock_get_dev_fw_str,
-};
-
-/* ---- Kernel verbs stubs: present so the device is a kverbs provider ------ */
-
-static int mock_pd_alloc(struct ib_pd *pd, struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
-static int mock_pd_dealloc(struct ib_pd *pd, struct ib_udata *udata)
-{
-	return 0;
-}
-
-static int mock_cq_create(struct ib_cq *cq, const struct ib_cq_init_attr *attr,
-			  struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
-static int mock_cq_destroy(struct ib_cq *cq, struct ib_udata *udata)
-{
-	return 0;
-}
-
-static int mock_cq_poll(struct ib_cq *cq, int num_entries, struct ib_wc *wc)
-{
-	return 0;
-}
-
-static int mock_cq_req_notify(struct ib_cq *cq, enum ib_cq_notify_flags flags)
-{
-	return 0;
-}
-
-static int mock_qp_create(struct ib_qp *qp, struct ib_qp_init_attr *init,
-			  struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
-static int mock_qp_modify(struct ib_qp *qp, struct ib_qp_attr *attr, int mask,
-			  struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
-static int mock_qp_destroy(struct ib_qp *qp, struct ib_udata *udata)
-{
-	return 0;
-}
-
-static int mock_post_send(struct ib_qp *qp, const struct ib_send_wr *wr,
-			  const struct ib_send_wr **bad_wr)
-{
-	*bad_wr = wr;
-	return -EOPNOTSUPP;
-}
-
-static int mock_post_recv(struct ib_qp *qp, const struct ib_recv_wr *wr,
-			  const struct ib_recv_wr **bad_wr)
-{
-	*bad_wr = wr;
-	return -EOPNOTSUPP;
-}
-
-static struct ib_mr *mock_mr_get_dma(struct ib_pd *pd, int access)
-{
-	return ERR_PTR(-EOPNOTSUPP);
-}
-
-static struct ib_mr *mock_mr_reg_user(struct ib_pd *pd, u64 start, u64 length,
-				      u64 virt, int access,
-				      struct ib_udata *udata)
-{
-	return ERR_PTR(-EOPNOTSUPP);
-}
-
-static int mock_mr_dereg(struct ib_mr *mr, struct ib_udata *udata)
-{
-	return 0;
-}
-
-static const struct ib_device_ops mock_kverbs_ops = {
-	.alloc_pd		= mock_pd_alloc,
-	.dealloc_pd		= mock_pd_dealloc,
-	.create_cq		= mock_cq_create,
-	.destroy_cq		= mock_cq_destroy,
-	.poll_cq		= mock_cq_poll,
-	.req_notify_cq		= mock_cq_req_notify,
-	.create_qp		= mock_qp_create,
-	.modify_qp		= mock_qp_modify,
-	.destroy_qp		= mock_qp_destroy,
-	.post_send		= mock_post_send,
-	.post_recv		= mock_post_recv,
-	.get_dma_mr		= mock_mr_get_dma,
-	.reg_user_mr		= mock_mr_reg_user,
-	.dereg_mr		= mock_mr_dereg,
 };
 
 /* ---- Lifetime ------------------------------------------------------------ */
@@ -259,14 +173,18 @@ struct mock_ibdev *mock_ibdev_alloc(const struct mock_ibdev_cfg *cfg)
 
 	mdev->cfg = *cfg;
 	atomic_set(&mdev->query_port_calls, 0);
+	atomic_set(&mdev->next_qpn, MOCK_IBDEV_FIRST_QPN);
+	mdev->ibdev.local_dma_lkey = MOCK_IBDEV_LOCAL_DMA_LKEY;
 	mdev->ibdev.phys_port_cnt = cfg->nports;
 	mdev->ibdev.node_type = RDMA_NODE_IB_CA;
 	mdev->ibdev.num_comp_vectors = 1;
 	ib_set_device_ops(&mdev->ibdev, &mock_base_ops);
 	if (!cfg->no_kverbs)
-		ib_set_device_ops(&mdev->ibdev, &mock_kverbs_ops);
+		ib_set_device_ops(&mdev->ibdev, &mock_verbs_ops);
 	if (cfg->dealloc_driver)
 		ib_set_device_ops(&mdev->ibdev, &mock_dealloc_ops);
+	if (cfg->driver_drain)
+		ib_set_device_ops(&mdev->ibdev, &mock_verbs_drain_ops);
 
 	e->mdev = mdev;
 	mutex_lock(&mock_lock);
@@ -376,6 +294,45 @@ void mock_ibdev_cleanup_all(void)
 	}
 }
 EXPORT_SYMBOL_GPL(mock_ibdev_cleanup_all);
+
+/**
+ * mock_ibdev_create() - Allocate and register a mock device ("kmv%d")
+ * @cfg: its behaviour; must not ask for dealloc_driver
+ *
+ * Context: Process context, may sleep.
+ * Return: the registered device, or NULL on any failure.
+ */
+struct mock_ibdev *mock_ibdev_create(const struct mock_ibdev_cfg *cfg)
+{
+	struct mock_ibdev *mdev;
+
+	if (cfg->dealloc_driver)
+		return NULL;
+	mdev = mock_ibdev_alloc(cfg);
+	if (!mdev)
+		return NULL;
+	if (mock_ibdev_register(mdev, "kmv%d")) {
+		mock_ibdev_free(mdev);
+		return NULL;
+	}
+	return mdev;
+}
+EXPORT_SYMBOL_GPL(mock_ibdev_create);
+
+/**
+ * mock_ibdev_destroy() - Unregister and free a device of mock_ibdev_create()
+ * @mdev: the device, or NULL
+ *
+ * Context: Process context, may sleep.
+ */
+void mock_ibdev_destroy(struct mock_ibdev *mdev)
+{
+	if (!mdev)
+		return;
+	ib_unregister_device(&mdev->ibdev);
+	mock_ibdev_free(mdev);
+}
+EXPORT_SYMBOL_GPL(mock_ibdev_destroy);
 
 static int __init mock_ibdev_init(void)
 {

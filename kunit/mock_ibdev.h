@@ -26,6 +26,8 @@ struct mock_ibdev;
  * @on_port_immutable: called from get_port_immutable, i.e. in the middle
  *		       of ib_register_device(); may be NULL
  * @priv: for the test's callbacks
+ * @roce_port: this port is RoCE (Ethernet link layer); 0 for none
+ * @driver_drain: give the device drain_sq/drain_rq ops of its own
  */
 struct mock_ibdev_cfg {
 	u32 nports;
@@ -34,6 +36,83 @@ struct mock_ibdev_cfg {
 	bool dealloc_driver;
 	void (*on_port_immutable)(struct mock_ibdev *mdev, u32 port);
 	void *priv;
+	u32 roce_port;
+	bool driver_drain;
+};
+
+/*
+ * The driver verbs of the mock, each of which a test can make fail with
+ * mock_ibdev_fail() and whose calls are counted in mock_ibdev.calls.
+ */
+enum mock_verb {
+	MOCK_ALLOC_PD,
+	MOCK_DEALLOC_PD,
+	MOCK_GET_DMA_MR,
+	MOCK_ALLOC_MR,
+	MOCK_ALLOC_MR_INTEGRITY,
+	MOCK_REG_USER_MR,
+	MOCK_DEREG_MR,
+	MOCK_MAP_MR_SG_PI,
+	MOCK_CHECK_MR_STATUS,
+	MOCK_ADVISE_MR,
+	MOCK_CREATE_CQ,
+	MOCK_DESTROY_CQ,
+	MOCK_CREATE_QP,
+	MOCK_MODIFY_QP,
+	MOCK_QUERY_QP,
+	MOCK_DESTROY_QP,
+	MOCK_POST_SEND,
+	MOCK_POST_RECV,
+	MOCK_CREATE_SRQ,
+	MOCK_MODIFY_SRQ,
+	MOCK_QUERY_SRQ,
+	MOCK_DESTROY_SRQ,
+	MOCK_ALLOC_XRCD,
+	MOCK_DEALLOC_XRCD,
+	MOCK_ATTACH_MCAST,
+	MOCK_DETACH_MCAST,
+	MOCK_DRAIN_SQ,
+	MOCK_DRAIN_RQ,
+	MOCK_VERB_NR
+};
+
+/* The driver objects the mock counts, so tests see what the driver holds. */
+enum mock_obj {
+	MOCK_OBJ_PD,
+	MOCK_OBJ_MR,
+	MOCK_OBJ_CQ,
+	MOCK_OBJ_QP,
+	MOCK_OBJ_SRQ,
+	MOCK_OBJ_XRCD,
+	MOCK_OBJ_NR
+};
+
+/**
+ * struct mock_ibdev_last - arguments of the latest calls, for the tests
+ * @access: access flags of the last get_dma_mr or reg_user_mr
+ * @mr_type: type of the last alloc_mr
+ * @max_num_sg: max_num_sg of the last alloc_mr (data pages for integrity)
+ * @max_num_meta_sg: metadata pages of the last alloc_mr_integrity
+ * @user_start: start of the last reg_user_mr
+ * @qp_attr_mask: mask of the last modify_qp
+ * @qp_attr: attributes of the last modify_qp
+ * @srq_attr_mask: mask of the last modify_srq
+ * @mcast_lid: LID of the last attach_mcast or detach_mcast
+ * @advise_num_sge: num_sge of the last advise_mr
+ *
+ * Written by the ops, read by the test thread after its call returned.
+ */
+struct mock_ibdev_last {
+	int access;
+	enum ib_mr_type mr_type;
+	u32 max_num_sg;
+	u32 max_num_meta_sg;
+	u64 user_start;
+	int qp_attr_mask;
+	struct ib_qp_attr qp_attr;
+	int srq_attr_mask;
+	u16 mcast_lid;
+	u32 advise_num_sge;
 };
 
 /**
@@ -41,11 +120,23 @@ struct mock_ibdev_cfg {
  * @ibdev: the RDMA device; first, as ib_alloc_device() wants
  * @cfg: a copy of the configuration it was made with
  * @query_port_calls: how often query_port ran
+ * @fail: what each verb returns instead of doing its work; 0 for success
+ * @calls: how often each verb was called
+ * @live: driver objects of each kind now in existence
+ * @next_key: source of MR keys
+ * @next_qpn: source of QP numbers
+ * @last: arguments of the latest calls
  */
 struct mock_ibdev {
 	struct ib_device ibdev;
 	struct mock_ibdev_cfg cfg;
 	atomic_t query_port_calls;
+	int fail[MOCK_VERB_NR];
+	atomic_t calls[MOCK_VERB_NR];
+	atomic_t live[MOCK_OBJ_NR];
+	atomic_t next_key;
+	atomic_t next_qpn;
+	struct mock_ibdev_last last;
 };
 
 static inline struct mock_ibdev *to_mock_ibdev(struct ib_device *ibdev)
@@ -60,6 +151,33 @@ static inline struct mock_ibdev *to_mock_ibdev(struct ib_device *ibdev)
 #define MOCK_IBDEV_PKEY(port, index)	(0x8000 | ((port) << 8) | (index))
 #define MOCK_IBDEV_FW			"1.2.3"
 
+/* The device's reserved lkey, reported with IBK_LOCAL_DMA_LKEY. */
+#define MOCK_IBDEV_LOCAL_DMA_LKEY	0x0badc0deU
+/* QP numbers the mock gives start here, above the special QPs'. */
+#define MOCK_IBDEV_FIRST_QPN		0x10
+/* Entries in a mock CQ and in each mock work queue. */
+#define MOCK_IBDEV_CQ_DEPTH		64
+#define MOCK_IBDEV_WQ_DEPTH		16
+
+/* Make @verb return @err (0: work again) from now on. */
+static inline void mock_ibdev_fail(struct mock_ibdev *mdev,
+				   enum mock_verb verb, int err)
+{
+	WRITE_ONCE(mdev->fail[verb], err);
+}
+
+static inline int mock_ibdev_calls(struct mock_ibdev *mdev,
+				   enum mock_verb verb)
+{
+	return atomic_read(&mdev->calls[verb]);
+}
+
+static inline int mock_ibdev_live_objs(struct mock_ibdev *mdev,
+				       enum mock_obj obj)
+{
+	return atomic_read(&mdev->live[obj]);
+}
+
 struct mock_ibdev *mock_ibdev_alloc(const struct mock_ibdev_cfg *cfg);
 int mock_ibdev_register(struct mock_ibdev *mdev, const char *name);
 void mock_ibdev_free(struct mock_ibdev *mdev);
@@ -67,5 +185,18 @@ void mock_ibdev_port_event(struct mock_ibdev *mdev, u32 port,
 			   enum ib_event_type type);
 int mock_ibdev_live(void);
 void mock_ibdev_cleanup_all(void);
+
+struct mock_ibdev *mock_ibdev_create(const struct mock_ibdev_cfg *cfg);
+void mock_ibdev_destroy(struct mock_ibdev *mdev);
+
+/* The verbs (kunit/mock_verbs.c): see the kernel-doc there. */
+extern const struct ib_device_ops mock_verbs_ops;
+extern const struct ib_device_ops mock_verbs_drain_ops;
+bool mock_ibdev_cq_push(struct ib_cq *cq, const struct ib_wc *wc);
+int mock_ibdev_cq_pending(struct ib_cq *cq);
+enum ib_qp_state mock_ibdev_qp_state(struct ib_qp *qp);
+int mock_ibdev_qp_complete_send(struct ib_qp *qp, int n);
+u32 mock_ibdev_mr_npages(struct ib_mr *mr);
+u64 mock_ibdev_mr_page(struct ib_mr *mr, u32 i);
 
 #endif /* RDMAOOT_KUNIT_MOCK_IBDEV_H */
