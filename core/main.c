@@ -24,13 +24,13 @@ struct workqueue_struct *ib_unreg_wq;
 union ib_gid zgid;
 EXPORT_SYMBOL(zgid);
 
-static int __init ib_core_init(void)
-{
-	int ret = -ENOMEM;
+/* ---- Workqueues ----------------------------------------------------------- */
 
+static int ib_core_wq_init(void)
+{
 	ib_wq = alloc_workqueue("infiniband", 0, 0);
 	if (!ib_wq)
-		return ret;
+		goto err_wq;
 	ib_unreg_wq = alloc_workqueue("ib-unreg-wq", WQ_UNBOUND,
 				      WQ_UNBOUND_MAX_ACTIVE);
 	if (!ib_unreg_wq)
@@ -46,36 +46,76 @@ static int __init ib_core_init(void)
 					     WQ_UNBOUND_MAX_ACTIVE);
 	if (!ib_comp_unbound_wq)
 		goto err_comp_unbound_wq;
-
-	ret = ib_device_class_register();
-	if (ret) {
-		pr_warn("cannot register the infiniband device class: %d\n", ret);
-		goto err_class;
-	}
-
-	pr_debug("loaded\n");
 	return 0;
 
-err_class:
-	destroy_workqueue(ib_comp_unbound_wq);
 err_comp_unbound_wq:
 	destroy_workqueue(ib_comp_wq);
 err_comp_wq:
 	destroy_workqueue(ib_unreg_wq);
 err_unreg_wq:
 	destroy_workqueue(ib_wq);
-	return ret;
+err_wq:
+	return -ENOMEM;
 }
 
-static void __exit ib_core_exit(void)
+static void ib_core_wq_exit(void)
 {
 	/* the last event works may drop the last references to devices */
 	flush_workqueue(ib_wq);
-	ib_device_class_unregister();
 	destroy_workqueue(ib_comp_unbound_wq);
 	destroy_workqueue(ib_comp_wq);
 	destroy_workqueue(ib_unreg_wq);
 	destroy_workqueue(ib_wq);
+}
+
+/* ---- Module init and exit ------------------------------------------------- */
+
+/**
+ * struct ib_core_part - one piece of ib_core that is set up at load time
+ * @what: for the log when it fails
+ * @init: set it up; 0 or a negative errno
+ * @exit: tear it down; NULL when there is nothing to undo
+ */
+struct ib_core_part {
+	const char *what;
+	int (*init)(void);
+	void (*exit)(void);
+};
+
+/* Set up in this order at load, torn down in the reverse order at unload. */
+static const struct ib_core_part ib_core_parts[] = {
+	{ "workqueues",		ib_core_wq_init,	  ib_core_wq_exit },
+	{ "device class",	ib_device_class_register, ib_device_class_unregister },
+};
+
+static void ib_core_parts_exit(unsigned int count)
+{
+	while (count--)
+		if (ib_core_parts[count].exit)
+			ib_core_parts[count].exit();
+}
+
+static int __init ib_core_init(void)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(ib_core_parts); i++) {
+		ret = ib_core_parts[i].init();
+		if (ret) {
+			pr_warn("cannot set up the %s: %d\n",
+				ib_core_parts[i].what, ret);
+			ib_core_parts_exit(i);
+			return ret;
+		}
+	}
+	pr_debug("loaded\n");
+	return 0;
+}
+
+static void __exit ib_core_exit(void)
+{
+	ib_core_parts_exit(ARRAY_SIZE(ib_core_parts));
 	/* devices and port data are freed with kfree_rcu() */
 	rcu_barrier();
 	WARN_ON(!xa_empty(&ib_devices));
