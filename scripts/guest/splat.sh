@@ -5,7 +5,7 @@
 # lockdep, RCU, hung tasks, oopses, kmemleak).
 RDMAOOT_SPLAT_RE='BUG:|WARNING:|KASAN:|UBSAN:|general protection fault|Oops:|Kernel panic|'\
 'INFO: (possible|trying|task .* blocked|suspicious|inconsistent)|possible (circular|recursive) locking|'\
-'inconsistent lock state|suspicious RCU usage|kmemleak: .*suspected|Unable to handle kernel|refcount_t:'
+'inconsistent lock state|suspicious RCU usage|self-detected stall|detected stalls on CPUs|kmemleak: .*suspected|Unable to handle kernel|refcount_t:'
 
 # rdmaoot_splat_between START END: print the first splat line logged between
 # the two marker lines (or since START when END has not been logged yet).
