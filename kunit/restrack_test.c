@@ -105,6 +105,18 @@ static struct ib_srq *new_srq(struct kunit *test)
 	return ib_create_srq(tst(test)->pd, &attr);
 }
 
+/* get_byid() finds @want (then unpinned again). */
+static void expect_byid(struct kunit *test, enum rdma_restrack_type type,
+			u32 id, struct rdma_restrack_entry *want)
+{
+	struct rdma_restrack_entry *res;
+
+	res = rdma_restrack_get_byid(tdev(test), type, id);
+	KUNIT_EXPECT_PTR_EQ(test, res, want);
+	if (!IS_ERR(res))
+		rdma_restrack_put(res);
+}
+
 /* ---- Counts and owners ---------------------------------------------------- */
 
 /* Each type's count follows creation and destruction, and only its own. */
@@ -283,7 +295,6 @@ static void cyclic_id_test(struct kunit *test)
  */
 static void qp_id_test(struct kunit *test)
 {
-	struct rdma_restrack_entry *res;
 	struct ib_qp *rc, *gsi, *drv;
 	struct ib_cq *cq = new_cq(test);
 
@@ -294,10 +305,8 @@ static void qp_id_test(struct kunit *test)
 	gsi = new_qp(test, cq, IB_QPT_GSI);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, gsi);
 	KUNIT_EXPECT_EQ(test, gsi->res.id, 1U | 1U << 24);
-	res = rdma_restrack_get_byid(tdev(test), RDMA_RESTRACK_QP, 1U << 24 | 1);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, res);
-	KUNIT_EXPECT_PTR_EQ(test, res, &gsi->res);
-	rdma_restrack_put(res);
+	expect_byid(test, RDMA_RESTRACK_QP, 1U << 24 | 1, &gsi->res);
+	expect_byid(test, RDMA_RESTRACK_QP, rc->qp_num, &rc->res);
 
 	drv = new_qp(test, cq, IB_QPT_DRIVER);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, drv);
@@ -545,9 +554,7 @@ static void destroy_failure_test(struct kunit *test)
 	mock_ibdev_fail(mdev, MOCK_DEALLOC_PD, -EBUSY);
 	KUNIT_EXPECT_EQ(test, ib_dealloc_pd_user(pd, NULL), -EBUSY);
 	KUNIT_EXPECT_EQ(test, count(test, RDMA_RESTRACK_PD), 2);
-	KUNIT_EXPECT_PTR_EQ(test, rdma_restrack_get_byid(tdev(test),
-				RDMA_RESTRACK_PD, pd_id), &pd->res);
-	rdma_restrack_put(&pd->res);
+	expect_byid(test, RDMA_RESTRACK_PD, pd_id, &pd->res);
 	mock_ibdev_fail(mdev, MOCK_DEALLOC_PD, 0);
 	KUNIT_EXPECT_EQ(test, ib_dealloc_pd_user(pd, NULL), 0);
 	KUNIT_EXPECT_EQ(test, count(test, RDMA_RESTRACK_PD), 1);
@@ -587,9 +594,7 @@ static void sync_test(struct kunit *test)
 	rdma_restrack_sync(&pd->res);
 	KUNIT_EXPECT_TRUE(test, pd->res.valid);
 	KUNIT_EXPECT_EQ(test, kref_read(&pd->res.kref), 1U);
-	KUNIT_EXPECT_PTR_EQ(test, rdma_restrack_get_byid(tdev(test),
-				RDMA_RESTRACK_PD, pd->res.id), &pd->res);
-	rdma_restrack_put(&pd->res);
+	expect_byid(test, RDMA_RESTRACK_PD, pd->res.id, &pd->res);
 }
 
 /* ---- The leak report ----------------------------------------------------- */
