@@ -11,6 +11,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "cq_priv.h"
+#include "restrack_priv.h"
 
 /* ---- Tunables ------------------------------------------------------------ */
 
@@ -340,15 +341,19 @@ struct ib_cq *__ib_alloc_cq(struct ib_device *dev, void *private, int nr_cqe,
 	cq->wc = kmalloc_array(CQ_BATCH, sizeof(*cq->wc), GFP_KERNEL);
 	if (!cq->wc)
 		goto err_wc;
+	rdma_restrack_new(&cq->res, RDMA_RESTRACK_CQ);
+	rdma_restrack_set_name(&cq->res, caller);
 	err = dev->ops.create_cq(cq, &attr, NULL);
 	if (err)
 		goto err_create;
 
 	cq_dim_init(cq);
 	cq_poller_start(cq, poller);
+	rdma_restrack_add(&cq->res);
 	return cq;
 
 err_create:
+	rdma_restrack_put(&cq->res);
 	kfree(cq->wc);
 err_wc:
 	kfree(cq);
@@ -407,6 +412,7 @@ void ib_free_cq(struct ib_cq *cq)
 	if (WARN_ON_ONCE(cq->cqe_used))
 		return;
 
+	rdma_restrack_del(&cq->res);
 	/* a two-step driver first stops completions arriving */
 	if (dev->ops.pre_destroy_cq) {
 		err = dev->ops.pre_destroy_cq(cq);
@@ -464,12 +470,16 @@ struct ib_cq *__ib_create_cq(struct ib_device *device,
 	cq->event_handler = event_handler;
 	cq->cq_context = cq_context;
 	atomic_set(&cq->usecnt, 0);
+	rdma_restrack_new(&cq->res, RDMA_RESTRACK_CQ);
+	rdma_restrack_set_name(&cq->res, caller);
 
 	err = device->ops.create_cq(cq, cq_attr, NULL);
 	if (err) {
+		rdma_restrack_put(&cq->res);
 		kfree(cq);
 		return ERR_PTR(err);
 	}
+	rdma_restrack_add(&cq->res);
 	return cq;
 }
 EXPORT_SYMBOL(__ib_create_cq);
@@ -493,9 +503,13 @@ int ib_destroy_cq_user(struct ib_cq *cq, struct ib_udata *udata)
 	if (atomic_read(&cq->usecnt))
 		return -EBUSY;
 
+	rdma_restrack_begin_del(&cq->res);
 	err = cq->device->ops.destroy_cq(cq, udata);
-	if (err)
+	if (err) {
+		rdma_restrack_abort_del(&cq->res);
 		return err;
+	}
+	rdma_restrack_commit_del(&cq->res);
 	kfree(cq);
 	return 0;
 }

@@ -15,6 +15,7 @@
 
 #include "core_priv.h"
 #include "cq_priv.h"
+#include "restrack_priv.h"
 
 /*
  * Life of a device:
@@ -250,6 +251,10 @@ struct ib_device *_ib_alloc_device(size_t size)
 	dev = kzalloc(size, GFP_KERNEL);
 	if (!dev)
 		return NULL;
+	if (rdma_restrack_init(dev)) {
+		kfree(dev);
+		return NULL;
+	}
 
 	device_locks_init(dev);
 	device_kobj_init(dev);
@@ -287,6 +292,8 @@ void ib_dealloc_device(struct ib_device *device)
 	ib_port_netdevs_release(device);
 	WARN_ON(!xa_empty(&device->client_data));
 	WARN_ON(refcount_read(&device->refcount));
+	/* reports objects their owners never destroyed */
+	rdma_restrack_clean(device);
 	/* pairs with device_initialize() in _ib_alloc_device() */
 	put_device(&device->dev);
 }

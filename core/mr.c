@@ -2,7 +2,8 @@
 /* Memory regions: allocation, registration, mapping scatterlists into page lists. */
 /*
  * Every MR counts in its PD's usecnt (an MR on device memory also in the
- * ib_dm's) until deregistered. Resource tracking of MRs is not done yet.
+ * ib_dm's) until deregistered. MRs are tracked (restrack) as their PD's
+ * owner's.
  */
 
 #include <linux/err.h>
@@ -13,7 +14,17 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/signature.h>
 
+#include "restrack_priv.h"
+
 /* ---- Allocation and registration ----------------------------------------- */
+
+/* Publish @mr in resource tracking, owned by whoever owns its PD. */
+static void mr_track(struct ib_mr *mr, struct ib_pd *pd)
+{
+	rdma_restrack_new(&mr->res, RDMA_RESTRACK_MR);
+	rdma_restrack_parent_name(&mr->res, &pd->res);
+	rdma_restrack_add(&mr->res);
+}
 
 /* The core's part of a kernel MR the driver just made on @pd. */
 static void mr_init_kernel(struct ib_mr *mr, struct ib_pd *pd,
@@ -27,6 +38,7 @@ static void mr_init_kernel(struct ib_mr *mr, struct ib_pd *pd,
 	mr->type = type;
 	mr->sig_attrs = sig_attrs;
 	atomic_inc(&pd->usecnt);
+	mr_track(mr, pd);
 }
 
 /**
@@ -140,6 +152,7 @@ struct ib_mr *ib_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
 	mr->iova = virt_addr;
 	mr->length = length;
 	atomic_inc(&pd->usecnt);
+	mr_track(mr, pd);
 	return mr;
 }
 EXPORT_SYMBOL(ib_reg_user_mr);
@@ -173,9 +186,12 @@ EXPORT_SYMBOL(ib_advise_mr);
  * @mr: the MR
  * @udata: the user's data for a user MR, NULL for a kernel one
  *
+ * Takes the MR out of resource tracking first, waiting for readers
+ * pinning it.
+ *
  * Context: process context, may sleep.
  * Return: 0 when gone, or the driver's error (memory windows still bound,
- * say), in which case the MR still exists.
+ * say), in which case the MR still exists, tracked again under a new id.
  */
 int ib_dereg_mr_user(struct ib_mr *mr, struct ib_udata *udata)
 {
@@ -185,9 +201,13 @@ int ib_dereg_mr_user(struct ib_mr *mr, struct ib_udata *udata)
 	struct ib_dm *dm = mr->dm;
 	int err;
 
+	/* the driver frees @mr itself: it must be untracked before */
+	rdma_restrack_del(&mr->res);
 	err = mr->device->ops.dereg_mr(mr, udata);
-	if (err)
+	if (err) {
+		mr_track(mr, pd);
 		return err;
+	}
 	atomic_dec(&pd->usecnt);
 	if (dm)
 		atomic_dec(&dm->usecnt);

@@ -2,8 +2,8 @@
 /* Protection domains: ib_alloc_pd() with its local DMA lkey, and their release. */
 /*
  * Every object a kernel ULP creates on a PD (QP, SRQ, MR, AH) counts in
- * pd->usecnt until destroyed. Resource tracking (restrack) of PDs is not
- * done yet.
+ * pd->usecnt until destroyed. PDs are tracked (restrack) under the
+ * caller's module name; their internal MR is not, as in 6.1.
  */
 
 #include <linux/err.h>
@@ -11,6 +11,8 @@
 #include <linux/printk.h>
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>
+
+#include "restrack_priv.h"
 
 /*
  * The access rights the PD's internal all-memory MR needs: local write
@@ -90,12 +92,16 @@ struct ib_pd *__ib_alloc_pd(struct ib_device *device, unsigned int flags,
 	pd->device = device;
 	pd->flags = flags;
 	atomic_set(&pd->usecnt, 0);
+	rdma_restrack_new(&pd->res, RDMA_RESTRACK_PD);
+	rdma_restrack_set_name(&pd->res, caller);
 
 	err = device->ops.alloc_pd(pd, NULL);
 	if (err) {
+		rdma_restrack_put(&pd->res);
 		kfree(pd);
 		return ERR_PTR(err);
 	}
+	rdma_restrack_add(&pd->res);
 
 	if (device->attrs.kernel_cap_flags & IBK_LOCAL_DMA_LKEY)
 		pd->local_dma_lkey = device->local_dma_lkey;
@@ -120,17 +126,19 @@ EXPORT_SYMBOL(__ib_alloc_pd);
  *	may be created on it concurrently: the caller guarantees both
  * @udata: the user's data for a user PD, NULL for a kernel one
  *
- * Deregisters the PD's internal MR first (a failure there is a driver bug
- * and warns), then has the driver free the PD.
+ * Hides the PD from resource tracking and waits for readers pinning it,
+ * deregisters its internal MR (a failure there is a driver bug and warns),
+ * then has the driver free the PD.
  *
  * Context: process context, may sleep.
  * Return: 0 when freed, or the driver's error, in which case @pd still
- * exists but has lost its internal MR.
+ * exists (tracked again) but has lost its internal MR.
  */
 int ib_dealloc_pd_user(struct ib_pd *pd, struct ib_udata *udata)
 {
 	int err;
 
+	rdma_restrack_begin_del(&pd->res);
 	if (pd->__internal_mr) {
 		err = pd->device->ops.dereg_mr(pd->__internal_mr, NULL);
 		WARN_ON(err);
@@ -138,8 +146,11 @@ int ib_dealloc_pd_user(struct ib_pd *pd, struct ib_udata *udata)
 	}
 
 	err = pd->device->ops.dealloc_pd(pd, udata);
-	if (err)
+	if (err) {
+		rdma_restrack_abort_del(&pd->res);
 		return err;
+	}
+	rdma_restrack_commit_del(&pd->res);
 	kfree(pd);
 	return 0;
 }

@@ -14,6 +14,7 @@
 #include <linux/spinlock.h>
 #include <rdma/ib_verbs.h>
 
+#include "restrack_priv.h"
 #include "verbs_priv.h"
 
 /* ---- Creation ------------------------------------------------------------ */
@@ -40,11 +41,14 @@ static void qp_init_fields(struct ib_qp *qp, struct ib_device *dev,
 	INIT_LIST_HEAD(&qp->open_list);
 }
 
-/* Allocate the QP at the driver's size and have the driver create it. */
+/*
+ * Allocate the QP at the driver's size and have the driver create it. It
+ * is tracked as @caller's, or with @udata as current's.
+ */
 static struct ib_qp *qp_create(struct ib_device *dev, struct ib_pd *pd,
 			       struct ib_qp_init_attr *attr,
 			       struct ib_udata *udata,
-			       struct ib_uqp_object *uobj)
+			       struct ib_uqp_object *uobj, const char *caller)
 {
 	struct ib_qp *qp;
 	int err;
@@ -57,15 +61,19 @@ static struct ib_qp *qp_create(struct ib_device *dev, struct ib_pd *pd,
 		return ERR_PTR(-ENOMEM);
 	qp_init_fields(qp, dev, pd, attr);
 	qp->uobject = uobj;
+	rdma_restrack_new(&qp->res, RDMA_RESTRACK_QP);
+	rdma_restrack_set_name(&qp->res, udata ? NULL : caller);
 
 	err = dev->ops.create_qp(qp, attr, udata);
 	if (err) {
+		rdma_restrack_put(&qp->res);
 		kfree(qp);
 		return ERR_PTR(err);
 	}
 	/* some drivers replace the CQ pointers: the caller's ones count */
 	qp->send_cq = attr->send_cq;
 	qp->recv_cq = attr->recv_cq;
+	rdma_restrack_add(&qp->res);
 	return qp;
 }
 
@@ -95,9 +103,10 @@ struct ib_qp *ib_create_qp_user(struct ib_device *dev, struct ib_pd *pd,
 	struct ib_qp *qp, *handle;
 
 	if (attr->qp_type != IB_QPT_XRC_TGT)
-		return qp_create(dev, pd, attr, udata, uobj);
+		return qp_create(dev, pd, attr, udata, uobj, caller);
 
-	qp = qp_create(dev, pd, attr, NULL, NULL);
+	/* the shared QP is the kernel's (tracked as @caller's), not the user's */
+	qp = qp_create(dev, pd, attr, NULL, NULL, caller);
 	if (IS_ERR(qp))
 		return qp;
 	handle = ib_xrcd_share_qp(qp, attr);
@@ -182,7 +191,7 @@ struct ib_qp *ib_create_qp_kernel(struct ib_pd *pd,
 		return ERR_PTR(-EOPNOTSUPP);
 	}
 
-	qp = qp_create(dev, pd, qp_init_attr, NULL, NULL);
+	qp = qp_create(dev, pd, qp_init_attr, NULL, NULL, caller);
 	if (IS_ERR(qp))
 		return qp;
 	ib_qp_usecnt_inc(qp);
@@ -400,10 +409,14 @@ int ib_destroy_qp_user(struct ib_qp *qp, struct ib_udata *udata)
 	if (qp->real_qp != qp)
 		return ib_xrcd_destroy_shared_qp(qp);
 
+	rdma_restrack_begin_del(&qp->res);
 	err = qp->device->ops.destroy_qp(qp, udata);
-	if (err)
+	if (err) {
+		rdma_restrack_abort_del(&qp->res);
 		return err;
+	}
 	ib_qp_usecnt_dec(qp);
+	rdma_restrack_commit_del(&qp->res);
 	kfree(qp);
 	return 0;
 }

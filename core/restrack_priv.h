@@ -34,4 +34,23 @@ void rdma_restrack_parent_name(struct rdma_restrack_entry *dst,
 void rdma_restrack_add(struct rdma_restrack_entry *res);
 void rdma_restrack_del(struct rdma_restrack_entry *res);
 
+/*
+ * del() in two halves for destroy verbs whose driver call may fail:
+ * begin_del() hides the object and waits for readers, then commit_del()
+ * once it is destroyed, or abort_del() to publish it again.
+ */
+void rdma_restrack_begin_del(struct rdma_restrack_entry *res);
+void rdma_restrack_commit_del(struct rdma_restrack_entry *res);
+void rdma_restrack_abort_del(struct rdma_restrack_entry *res);
+
+/* Wait out current readers of an object whose fields are about to change. */
+void rdma_restrack_sync(struct rdma_restrack_entry *res);
+
+/*
+ * One line naming an object and its owner, as the leak report prints it.
+ * With CONFIG_KUNIT also exported, to EXPORTED_FOR_KUNIT_TESTING.
+ */
+int rdma_restrack_describe(const struct rdma_restrack_entry *res, char *buf,
+			   size_t len);
+
 #endif /* RDMAOOT_CORE_RESTRACK_PRIV_H */

@@ -2,14 +2,16 @@
 /* Shared receive queues: creation, modification, query and destruction. */
 /*
  * An SRQ counts in the usecnt of its PD and, depending on its type, of its
- * CQ and XRC domain; QPs using it count in its own usecnt. Resource
- * tracking of SRQs is not done yet.
+ * CQ and XRC domain; QPs using it count in its own usecnt. SRQs are
+ * tracked (restrack) as their PD's owner's.
  */
 
 #include <linux/err.h>
 #include <linux/export.h>
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>
+
+#include "restrack_priv.h"
 
 /* Take (@delta 1) or drop (-1) the references @srq holds. */
 static void srq_usecnt_add(struct ib_srq *srq, int delta)
@@ -72,13 +74,17 @@ struct ib_srq *ib_create_srq_user(struct ib_pd *pd,
 	srq_init_fields(srq, pd, srq_init_attr, uobject);
 	/* held while the driver runs, as it may look at the CQ or domain */
 	srq_usecnt_add(srq, 1);
+	rdma_restrack_new(&srq->res, RDMA_RESTRACK_SRQ);
+	rdma_restrack_parent_name(&srq->res, &pd->res);
 
 	err = dev->ops.create_srq(srq, srq_init_attr, udata);
 	if (err) {
+		rdma_restrack_put(&srq->res);
 		srq_usecnt_add(srq, -1);
 		kfree(srq);
 		return ERR_PTR(err);
 	}
+	rdma_restrack_add(&srq->res);
 	return srq;
 }
 EXPORT_SYMBOL(ib_create_srq_user);
@@ -135,10 +141,14 @@ int ib_destroy_srq_user(struct ib_srq *srq, struct ib_udata *udata)
 	if (atomic_read(&srq->usecnt))
 		return -EBUSY;
 
+	rdma_restrack_begin_del(&srq->res);
 	err = srq->device->ops.destroy_srq(srq, udata);
-	if (err)
+	if (err) {
+		rdma_restrack_abort_del(&srq->res);
 		return err;
+	}
 	srq_usecnt_add(srq, -1);
+	rdma_restrack_commit_del(&srq->res);
 	kfree(srq);
 	return 0;
 }
