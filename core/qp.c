@@ -4,7 +4,7 @@
  * Not done yet, each waiting for its own piece of the core: the GID cache
  * (address vectors of RoCE ports are refused with -EOPNOTSUPP, and no GID
  * references are taken for a path), P_Key security, statistics counters,
- * resource tracking, and the rdma_rw MR pools (a kernel QP asking for
+ * and the rdma_rw MR pools (a kernel QP asking for
  * cap.max_rdma_ctxs is refused with -EOPNOTSUPP until core/rw.c exists).
  */
 
