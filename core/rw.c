@@ -443,7 +443,7 @@ static int rw_sig_build(struct rdma_rw_reg_ctx *reg, struct ib_qp *qp,
 		ibdev_warn(qp->device, "rdma_rw: cannot map %u+%u PI entries: %d\n",
 			   data->nents, prot->nents, ret);
 		ib_mr_pool_put(qp, &qp->sig_mrs, reg->mr);
-		return ret;
+		return ret < 0 ? ret : -EINVAL;
 	}
 
 	reg->reg_wr.wr.opcode = IB_WR_REG_MR_INTEGRITY;
