@@ -73,6 +73,8 @@ enum mock_verb {
 	MOCK_DETACH_MCAST,
 	MOCK_DRAIN_SQ,
 	MOCK_DRAIN_RQ,
+	MOCK_CREATE_WQ,
+	MOCK_DESTROY_WQ,
 	MOCK_VERB_NR
 };
 
@@ -84,6 +86,7 @@ enum mock_obj {
 	MOCK_OBJ_QP,
 	MOCK_OBJ_SRQ,
 	MOCK_OBJ_XRCD,
+	MOCK_OBJ_WQ,
 	MOCK_OBJ_NR
 };
 
@@ -198,5 +201,41 @@ enum ib_qp_state mock_ibdev_qp_state(struct ib_qp *qp);
 int mock_ibdev_qp_complete_send(struct ib_qp *qp, int n);
 u32 mock_ibdev_mr_npages(struct ib_mr *mr);
 u64 mock_ibdev_mr_page(struct ib_mr *mr, u32 i);
+
+/* ---- What the QPs were given to send, for the rdma_rw suite ------------- */
+
+/* Send WRs a mock QP remembers, and SGEs of each. */
+#define MOCK_IBDEV_SENT_MAX	32
+#define MOCK_IBDEV_SENT_SGES	4
+
+/**
+ * struct mock_sent_wr - a copy of one send WR a mock QP accepted
+ * @opcode: its opcode
+ * @send_flags: its IB_SEND_* flags
+ * @num_sge: its SGE count (only the first MOCK_IBDEV_SENT_SGES are kept)
+ * @sge: its first SGEs
+ * @wr_cqe: its wr_cqe (or wr_id, which shares the storage)
+ * @remote_addr: remote address of an RDMA opcode, else 0
+ * @rkey: remote key of an RDMA opcode, else 0
+ * @invalidate_rkey: ex.invalidate_rkey of LOCAL_INV and READ_WITH_INV
+ * @reg_mr: MR of a REG_MR or REG_MR_INTEGRITY, else NULL
+ * @reg_key: key of the registration
+ * @reg_access: access rights of the registration
+ */
+struct mock_sent_wr {
+	enum ib_wr_opcode opcode;
+	int send_flags;
+	int num_sge;
+	struct ib_sge sge[MOCK_IBDEV_SENT_SGES];
+	struct ib_cqe *wr_cqe;
+	u64 remote_addr;
+	u32 rkey;
+	u32 invalidate_rkey;
+	struct ib_mr *reg_mr;
+	u32 reg_key;
+	int reg_access;
+};
+
+int mock_ibdev_qp_sent(struct ib_qp *qp, struct mock_sent_wr *out, int max);
 
 #endif /* RDMAOOT_KUNIT_MOCK_IBDEV_H */

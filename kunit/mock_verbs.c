@@ -13,6 +13,7 @@
 #include <linux/minmax.h>
 #include <linux/module.h>
 #include <linux/overflow.h>
+#include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
@@ -251,6 +252,8 @@ struct mock_wq {
  * @init: the creation attributes
  * @sq: outstanding send requests
  * @rq: outstanding receive requests
+ * @sent: copies of the first send requests accepted, @nsent of them
+ * @nsent: entries of @sent in use
  */
 struct mock_qp {
 	struct ib_qp ibqp;
@@ -260,6 +263,8 @@ struct mock_qp {
 	struct ib_qp_init_attr init;
 	struct mock_wq sq;
 	struct mock_wq rq;
+	struct mock_sent_wr sent[MOCK_IBDEV_SENT_MAX];
+	unsigned int nsent;
 };
 
 static struct mock_qp *to_mock_qp(struct ib_qp *qp)
@@ -419,6 +424,56 @@ static int mock_qp_post_one(struct mock_qp *mqp, struct mock_wq *wq,
 	return 0;
 }
 
+/* The opcodes whose WR is an ib_rdma_wr, and those that are an ib_reg_wr. */
+static bool mock_wr_is_rdma(enum ib_wr_opcode op)
+{
+	return op == IB_WR_RDMA_WRITE || op == IB_WR_RDMA_WRITE_WITH_IMM ||
+	       op == IB_WR_RDMA_READ || op == IB_WR_RDMA_READ_WITH_INV;
+}
+
+static bool mock_wr_is_reg(enum ib_wr_opcode op)
+{
+	return op == IB_WR_REG_MR || op == IB_WR_REG_MR_INTEGRITY;
+}
+
+/* What a test can check of @wr, copied into @out. */
+static void mock_sent_copy(struct mock_sent_wr *out,
+			   const struct ib_send_wr *wr)
+{
+	int i;
+
+	memset(out, 0, sizeof(*out));
+	out->opcode = wr->opcode;
+	out->send_flags = wr->send_flags;
+	out->num_sge = wr->num_sge;
+	for (i = 0; i < min(wr->num_sge, MOCK_IBDEV_SENT_SGES); i++)
+		out->sge[i] = wr->sg_list[i];
+	out->wr_cqe = wr->wr_cqe;
+	if (wr->opcode == IB_WR_LOCAL_INV ||
+	    wr->opcode == IB_WR_RDMA_READ_WITH_INV)
+		out->invalidate_rkey = wr->ex.invalidate_rkey;
+	if (mock_wr_is_rdma(wr->opcode)) {
+		out->remote_addr = rdma_wr(wr)->remote_addr;
+		out->rkey = rdma_wr(wr)->rkey;
+	}
+	if (mock_wr_is_reg(wr->opcode)) {
+		out->reg_mr = reg_wr(wr)->mr;
+		out->reg_key = reg_wr(wr)->key;
+		out->reg_access = reg_wr(wr)->access;
+	}
+}
+
+/* Remember an accepted send request, while there is room. */
+static void mock_sent_log(struct mock_qp *mqp, const struct ib_send_wr *wr)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&mqp->lock, flags);
+	if (mqp->nsent < MOCK_IBDEV_SENT_MAX)
+		mock_sent_copy(&mqp->sent[mqp->nsent++], wr);
+	spin_unlock_irqrestore(&mqp->lock, flags);
+}
+
 static int mock_post_send(struct ib_qp *qp, const struct ib_send_wr *wr,
 			  const struct ib_send_wr **bad_wr)
 {
@@ -428,8 +483,10 @@ static int mock_post_send(struct ib_qp *qp, const struct ib_send_wr *wr,
 	while (wr && !err) {
 		err = mock_qp_post_one(mqp, &mqp->sq, qp->send_cq, wr->wr_id,
 				       IB_WC_SEND);
-		if (!err)
+		if (!err) {
+			mock_sent_log(mqp, wr);
 			wr = wr->next;
+		}
 	}
 	if (err)
 		*bad_wr = wr;
@@ -497,6 +554,32 @@ int mock_ibdev_qp_complete_send(struct ib_qp *qp, int n)
 	return got;
 }
 EXPORT_SYMBOL_GPL(mock_ibdev_qp_complete_send);
+
+/**
+ * mock_ibdev_qp_sent() - The send requests a mock QP accepted
+ * @qp: the QP
+ * @out: filled with copies of the requests, oldest first
+ * @max: room in @out
+ *
+ * The QP remembers the first MOCK_IBDEV_SENT_MAX requests posted to it,
+ * including those completed or flushed since.
+ *
+ * Context: Any context.
+ * Return: how many were copied.
+ */
+int mock_ibdev_qp_sent(struct ib_qp *qp, struct mock_sent_wr *out, int max)
+{
+	struct mock_qp *mqp = to_mock_qp(qp);
+	unsigned long flags;
+	int n;
+
+	spin_lock_irqsave(&mqp->lock, flags);
+	n = min_t(int, max, mqp->nsent);
+	memcpy(out, mqp->sent, n * sizeof(*out));
+	spin_unlock_irqrestore(&mqp->lock, flags);
+	return n;
+}
+EXPORT_SYMBOL_GPL(mock_ibdev_qp_sent);
 
 /* The driver's own drain: only counted, nothing is waited for. */
 static void mock_drain_sq(struct ib_qp *qp)
@@ -693,12 +776,35 @@ static int mock_mr_map_sg(struct ib_mr *mr, struct scatterlist *sg,
 	return ib_sg_to_pages(mr, sg, sg_nents, sg_offset, mock_mr_set_page);
 }
 
+/* Bytes @nents mapped entries from @sg cover. */
+static u64 mock_sg_bytes(struct scatterlist *sg, int nents)
+{
+	struct scatterlist *s;
+	u64 bytes = 0;
+	int i;
+
+	for_each_sg(sg, s, nents, i)
+		bytes += sg_dma_len(s);
+	return bytes;
+}
+
+/*
+ * As a real driver does, the MR then starts at the data and covers data
+ * and metadata; no page list is kept.
+ */
 static int mock_mr_map_sg_pi(struct ib_mr *mr, struct scatterlist *data_sg,
 			     int data_sg_nents, unsigned int *data_sg_offset,
 			     struct scatterlist *meta_sg, int meta_sg_nents,
 			     unsigned int *meta_sg_offset)
 {
-	return mock_enter(mr->device, MOCK_MAP_MR_SG_PI);
+	int err = mock_enter(mr->device, MOCK_MAP_MR_SG_PI);
+
+	if (err)
+		return err;
+	mr->iova = data_sg_nents > 0 ? sg_dma_address(data_sg) : 0;
+	mr->length = mock_sg_bytes(data_sg, data_sg_nents) +
+		     mock_sg_bytes(meta_sg, meta_sg_nents);
+	return 0;
 }
 
 static int mock_mr_check_status(struct ib_mr *mr, u32 check_mask,
@@ -749,6 +855,47 @@ u64 mock_ibdev_mr_page(struct ib_mr *mr, u32 i)
 }
 EXPORT_SYMBOL_GPL(mock_ibdev_mr_page);
 
+/* ---- Work queues ---------------------------------------------------------- */
+
+/**
+ * struct mock_rwq - a work queue of the mock, allocated by the driver as in 6.1
+ * @ibwq: the core's part
+ */
+struct mock_rwq {
+	struct ib_wq ibwq;
+};
+
+static struct ib_wq *mock_wq_create(struct ib_pd *pd,
+				    struct ib_wq_init_attr *attr,
+				    struct ib_udata *udata)
+{
+	struct mock_ibdev *mdev = to_mock_ibdev(pd->device);
+	struct mock_rwq *mwq;
+	int err;
+
+	err = mock_enter(pd->device, MOCK_CREATE_WQ);
+	if (err)
+		return ERR_PTR(err);
+	mwq = kzalloc(sizeof(*mwq), GFP_KERNEL);
+	if (!mwq)
+		return ERR_PTR(-ENOMEM);
+	mwq->ibwq.wq_num = atomic_inc_return(&mdev->next_qpn);
+	mwq->ibwq.state = IB_WQS_RESET;
+	attr->max_wr = max_t(u32, attr->max_wr, MOCK_IBDEV_WQ_DEPTH);
+	mock_obj_add(pd->device, MOCK_OBJ_WQ, 1);
+	return &mwq->ibwq;
+}
+
+static int mock_wq_destroy(struct ib_wq *wq, struct ib_udata *udata)
+{
+	struct ib_device *ibdev = wq->device;
+	int err = mock_obj_destroy(ibdev, MOCK_DESTROY_WQ, MOCK_OBJ_WQ);
+
+	if (!err)
+		kfree(container_of(wq, struct mock_rwq, ibwq));
+	return err;
+}
+
 /* The kernel verbs every mock device has, unless cfg.no_kverbs. */
 const struct ib_device_ops mock_verbs_ops = {
 	.alloc_pd		= mock_pd_alloc,
@@ -780,6 +927,8 @@ const struct ib_device_ops mock_verbs_ops = {
 	.map_mr_sg_pi		= mock_mr_map_sg_pi,
 	.check_mr_status	= mock_mr_check_status,
 	.advise_mr		= mock_mr_advise,
+	.create_wq		= mock_wq_create,
+	.destroy_wq		= mock_wq_destroy,
 	INIT_RDMA_OBJ_SIZE(ib_pd, mock_pd, ibpd),
 	INIT_RDMA_OBJ_SIZE(ib_xrcd, mock_xrcd, ibxrcd),
 	INIT_RDMA_OBJ_SIZE(ib_cq, mock_cq, ibcq),
