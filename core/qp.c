@@ -3,9 +3,7 @@
 /*
  * Not done yet, each waiting for its own piece of the core: the GID cache
  * (address vectors of RoCE ports are refused with -EOPNOTSUPP, and no GID
- * references are taken for a path), P_Key security, statistics counters,
- * and the rdma_rw MR pools (a kernel QP asking for
- * cap.max_rdma_ctxs is refused with -EOPNOTSUPP until core/rw.c exists).
+ * references are taken for a path), P_Key security and statistics counters.
  */
 
 #include <linux/err.h>
@@ -13,6 +11,7 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <rdma/ib_verbs.h>
+#include <rdma/rw.h>
 
 #include "restrack_priv.h"
 #include "verbs_priv.h"
@@ -174,9 +173,11 @@ EXPORT_SYMBOL(ib_qp_usecnt_dec);
  * may use.
  *
  * Context: process context, may sleep.
- * Return: the QP, or ERR_PTR() of -EOPNOTSUPP without QP verbs or when
- * cap.max_rdma_ctxs asks for rdma_rw contexts (not supported yet),
- * -ENOMEM, or the driver's error.
+ * With cap.max_rdma_ctxs the send queue is grown for that many rdma_rw
+ * contexts and the QP gets the MR pools they draw on (core/rw.c).
+ *
+ * Return: the QP, or ERR_PTR() of -EOPNOTSUPP without QP verbs, -ENOMEM,
+ * or the driver's error.
  */
 struct ib_qp *ib_create_qp_kernel(struct ib_pd *pd,
 				  struct ib_qp_init_attr *qp_init_attr,
@@ -185,16 +186,24 @@ struct ib_qp *ib_create_qp_kernel(struct ib_pd *pd,
 	struct ib_device *dev = pd->device;
 	struct ib_qp *qp;
 
-	if (qp_init_attr->cap.max_rdma_ctxs) {
-		ibdev_dbg(dev, "%s: rdma_rw QP contexts are not supported\n",
-			  caller);
-		return ERR_PTR(-EOPNOTSUPP);
-	}
+	int ret;
+
+	/* room in the send queue for the rdma_rw contexts' chains */
+	if (qp_init_attr->cap.max_rdma_ctxs)
+		rdma_rw_init_qp(dev, qp_init_attr);
 
 	qp = qp_create(dev, pd, qp_init_attr, NULL, NULL, caller);
 	if (IS_ERR(qp))
 		return qp;
 	ib_qp_usecnt_inc(qp);
+
+	if (qp_init_attr->cap.max_rdma_ctxs) {
+		ret = rdma_rw_init_mrs(qp, qp_init_attr);
+		if (ret) {
+			ib_destroy_qp(qp);
+			return ERR_PTR(ret);
+		}
+	}
 
 	qp->max_write_sge = qp_init_attr->cap.max_send_sge;
 	qp->max_read_sge = min_t(u32, qp_init_attr->cap.max_send_sge,
@@ -409,6 +418,9 @@ int ib_destroy_qp_user(struct ib_qp *qp, struct ib_udata *udata)
 	if (qp->real_qp != qp)
 		return ib_xrcd_destroy_shared_qp(qp);
 
+	/* a kernel QP's rdma_rw pools; the MRs must go before their QP */
+	if (!qp->uobject)
+		rdma_rw_cleanup_mrs(qp);
 	rdma_restrack_begin_del(&qp->res);
 	err = qp->device->ops.destroy_qp(qp, udata);
 	if (err) {

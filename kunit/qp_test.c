@@ -203,19 +203,32 @@ static void create_driver_error_test(struct kunit *test)
 	expect_no_qp(test);
 }
 
+/* rdma_rw contexts grow the send queue before the driver sees it. */
+static void create_rdma_ctxs_test(struct kunit *test)
+{
+	struct qp_test *t = tst(test);
+	struct ib_qp_init_attr attr = rc_attr(t);
+	u32 plain = attr.cap.max_send_wr;
+	struct ib_qp *qp;
+
+	/* the mock reports no max_qp_wr; rdma_rw caps the queue at it */
+	t->mdev->ibdev.attrs.max_qp_wr = 1024;
+	attr.cap.max_rdma_ctxs = 4;
+	qp = ib_create_qp(t->pd, &attr);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
+	/* an IB port needs no MRs for rdma_rw: one WR per context */
+	KUNIT_EXPECT_GE(test, attr.cap.max_send_wr, plain + 4);
+	KUNIT_EXPECT_EQ(test, mock_ibdev_live_objs(t->mdev, MOCK_OBJ_MR), 0);
+	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
+	expect_no_qp(test);
+}
+
 static void create_unsupported_test(struct kunit *test)
 {
 	struct qp_test *t = tst(test);
 	struct ib_qp_init_attr attr = rc_attr(t);
 	struct ib_qp *qp;
 
-	/* rdma_rw contexts need core/rw.c, which does not exist yet */
-	attr.cap.max_rdma_ctxs = 4;
-	qp = ib_create_qp(t->pd, &attr);
-	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(qp), -EOPNOTSUPP);
-	KUNIT_EXPECT_EQ(test, mock_ibdev_calls(t->mdev, MOCK_CREATE_QP), 0);
-
-	attr.cap.max_rdma_ctxs = 0;
 	t->mdev->ibdev.ops.create_qp = NULL;
 	qp = ib_create_qp(t->pd, &attr);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(qp), -EOPNOTSUPP);
@@ -465,6 +478,7 @@ static struct kunit_case ib_core_qp_cases[] = {
 	KUNIT_CASE(create_shared_cq_test),
 	KUNIT_CASE(create_with_srq_test),
 	KUNIT_CASE(create_driver_error_test),
+	KUNIT_CASE(create_rdma_ctxs_test),
 	KUNIT_CASE(create_unsupported_test),
 	KUNIT_CASE(destroy_errors_test),
 	KUNIT_CASE(modify_test),
