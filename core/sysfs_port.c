@@ -693,6 +693,7 @@ struct rdma_hw_stats *ib_get_hw_stats_port(struct ib_device *ibdev,
 		return NULL;
 	return ib_hw_counters_stats(p->hw_counters);
 }
+EXPORT_SYMBOL_IF_KUNIT(ib_get_hw_stats_port);
 
 /* ---- Exported to drivers and clients ------------------------------------- */
 

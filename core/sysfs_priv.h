@@ -25,7 +25,10 @@ extern const struct attribute_group ib_dev_attr_group;
 int ib_setup_port_attrs(struct ib_core_device *coredev);
 void ib_free_port_attrs(struct ib_core_device *coredev);
 
-/* The set behind ports/<n>/hw_counters/, for netlink and bound counters. */
+/*
+ * The set behind ports/<n>/hw_counters/, for netlink and bound counters.
+ * Exported to KUnit (EXPORTED_FOR_KUNIT_TESTING).
+ */
 struct rdma_hw_stats *ib_get_hw_stats_port(struct ib_device *ibdev,
 					   u32 port_num);
 
