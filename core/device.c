@@ -16,6 +16,7 @@
 #include "core_priv.h"
 #include "cq_priv.h"
 #include "restrack_priv.h"
+#include "sysfs_priv.h"
 
 /*
  * Life of a device:
@@ -489,7 +490,9 @@ static const struct device_step device_steps[] = {
 	{ "driver ops",		device_ops_check,	NULL },
 	{ "per-port data",	ib_port_data_setup,	NULL },
 	{ "device attributes",	device_attrs_query,	NULL },
+	{ "sysfs attributes",	ib_sysfs_device_setup,	ib_sysfs_device_teardown },
 	{ "driver model",	device_kobj_add,	device_kobj_del },
+	{ "sysfs ports",	ib_sysfs_ports_setup,	ib_sysfs_ports_teardown },
 };
 
 /* Undo the first @count steps, last first. */
