@@ -4,6 +4,7 @@
 #include <kunit/visibility.h>
 #include <linux/export.h>
 #include <linux/module.h>
+#include <linux/slab.h>
 #include <linux/socket.h>
 #include <net/netlink.h>
 #include <net/sock.h>
@@ -225,12 +226,55 @@ void nldev_req_release(struct nldev_req *req)
 }
 EXPORT_SYMBOL_IF_KUNIT(nldev_req_release);
 
-static void nldev_req_init(struct nldev_req *req, struct sk_buff *skb,
-			   struct netlink_ext_ack *extack)
+/**
+ * nldev_req_new() - An empty request, to be parsed
+ * @net: the namespace of the requesting socket
+ * @from: the request's skb, whose sender's capabilities count
+ * @extack: where to report problems, or NULL
+ *
+ * Requests live on the heap: their attribute table is too big for a stack
+ * frame. Free with nldev_req_free().
+ *
+ * Context: Process context, may sleep.
+ * Return: the request, or NULL when out of memory.
+ */
+struct nldev_req *nldev_req_new(struct net *net, const struct sk_buff *from,
+				struct netlink_ext_ack *extack)
 {
-	req->net = sock_net(skb->sk);
+	struct nldev_req *req = kzalloc(sizeof(*req), GFP_KERNEL);
+
+	if (!req)
+		return NULL;
+	req->net = net;
 	req->extack = extack;
-	req->admin = netlink_capable(skb, CAP_NET_ADMIN);
+	req->admin = netlink_capable(from, CAP_NET_ADMIN);
+	return req;
+}
+
+/* Release what @req holds and free it; NULL is fine. */
+void nldev_req_free(struct nldev_req *req)
+{
+	if (!req)
+		return;
+	nldev_req_release(req);
+	kfree(req);
+}
+
+/* doit of the commands that answer with an ack only: parse, then @fn. */
+int nldev_req_run(struct sk_buff *skb, const struct nlmsghdr *nlh,
+		  struct netlink_ext_ack *extack, unsigned int needs,
+		  int (*fn)(struct nldev_req *req))
+{
+	struct nldev_req *req = nldev_req_new(sock_net(skb->sk), skb, extack);
+	int ret;
+
+	if (!req)
+		return -ENOMEM;
+	ret = nldev_req_parse(req, nlh, needs);
+	if (!ret)
+		ret = fn(req);
+	nldev_req_free(req);
+	return ret;
 }
 
 /* ---- Replies ------------------------------------------------------------- */
@@ -288,16 +332,17 @@ int nldev_reply_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
 		     u8 cmd, nldev_fill_fn fill)
 {
 	u32 portid = NETLINK_CB(skb).portid;
-	struct nldev_req req;
+	struct nldev_req *req;
 	struct sk_buff *msg;
 	int ret;
 
-	nldev_req_init(&req, skb, extack);
-	ret = nldev_req_parse(&req, nlh, needs);
-	if (ret)
-		return ret;
-	msg = nldev_reply_build(&req, portid, nlh->nlmsg_seq, cmd, fill);
-	nldev_req_release(&req);
+	req = nldev_req_new(sock_net(skb->sk), skb, extack);
+	if (!req)
+		return -ENOMEM;
+	ret = nldev_req_parse(req, nlh, needs);
+	msg = ret ? ERR_PTR(ret) :
+		    nldev_reply_build(req, portid, nlh->nlmsg_seq, cmd, fill);
+	nldev_req_free(req);
 	if (IS_ERR(msg))
 		return PTR_ERR(msg);
 	return rdma_nl_unicast(sock_net(skb->sk), msg, portid);
@@ -318,21 +363,22 @@ int nldev_reply_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
 int nldev_dump_devices(struct sk_buff *skb, struct netlink_callback *cb,
 		       u8 cmd, nldev_fill_fn fill)
 {
-	struct nldev_req req = {
-		.net = sock_net(skb->sk),
-		.admin = netlink_capable(cb->skb, CAP_NET_ADMIN),
-	};
+	struct nldev_req *req;
 	struct nlmsghdr *nlh;
 	unsigned long index;
 	int ret = 0;
 
+	req = nldev_req_new(sock_net(skb->sk), cb->skb, cb->extack);
+	if (!req)
+		return -ENOMEM;
+	/* the devices are not held: ib_devices_rwsem keeps them registered */
 	down_read(&ib_devices_rwsem);
-	xa_for_each_start(&ib_devices, index, req.dev, cb->args[0]) {
+	xa_for_each_start(&ib_devices, index, req->dev, cb->args[0]) {
 		if (!xa_get_mark(&ib_devices, index, IB_DEVICE_REGISTERED))
 			continue;
 		nlh = nldev_msg_start(skb, NETLINK_CB(cb->skb).portid,
 				      cb->nlh->nlmsg_seq, cmd, NLM_F_MULTI);
-		ret = nlh ? fill(skb, &req) : -EMSGSIZE;
+		ret = nlh ? fill(skb, req) : -EMSGSIZE;
 		if (ret) {
 			if (nlh)
 				nlmsg_cancel(skb, nlh);
@@ -342,6 +388,8 @@ int nldev_dump_devices(struct sk_buff *skb, struct netlink_callback *cb,
 		cb->args[0] = index + 1;
 	}
 	up_read(&ib_devices_rwsem);
+	req->dev = NULL;
+	nldev_req_free(req);
 	return ret && ret != -EMSGSIZE ? ret : skb->len;
 }
 

@@ -164,15 +164,7 @@ EXPORT_SYMBOL_IF_KUNIT(nldev_dev_set);
 int nldev_set_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
 		   struct netlink_ext_ack *extack)
 {
-	struct nldev_req req = { .net = sock_net(skb->sk), .extack = extack };
-	int ret;
-
-	ret = nldev_req_parse(&req, nlh, NLDEV_NEED_DEV);
-	if (ret)
-		return ret;
-	ret = nldev_dev_set(&req);
-	nldev_req_release(&req);
-	return ret;
+	return nldev_req_run(skb, nlh, extack, NLDEV_NEED_DEV, nldev_dev_set);
 }
 
 /* ---- Ports (PORT_GET) ---------------------------------------------------- */
@@ -273,17 +265,16 @@ static int nldev_port_dump_ports(struct sk_buff *skb,
 
 int nldev_port_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	struct nldev_req req = {
-		.net = sock_net(skb->sk),
-		.extack = cb->extack,
-	};
+	struct nldev_req *req;
 	int ret;
 
-	ret = nldev_req_parse(&req, cb->nlh, NLDEV_NEED_DEV);
-	if (ret)
-		return ret;
-	ret = nldev_port_dump_ports(skb, cb, &req);
-	nldev_req_release(&req);
+	req = nldev_req_new(sock_net(skb->sk), cb->skb, cb->extack);
+	if (!req)
+		return -ENOMEM;
+	ret = nldev_req_parse(req, cb->nlh, NLDEV_NEED_DEV);
+	if (!ret)
+		ret = nldev_port_dump_ports(skb, cb, req);
+	nldev_req_free(req);
 	return ret;
 }
 
@@ -382,11 +373,5 @@ EXPORT_SYMBOL_IF_KUNIT(nldev_sys_set);
 int nldev_sys_set_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
 		       struct netlink_ext_ack *extack)
 {
-	struct nldev_req req = { .net = sock_net(skb->sk), .extack = extack };
-	int ret;
-
-	ret = nldev_req_parse(&req, nlh, 0);
-	if (ret)
-		return ret;
-	return nldev_sys_set(&req);
+	return nldev_req_run(skb, nlh, extack, 0, nldev_sys_set);
 }

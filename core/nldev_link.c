@@ -188,13 +188,7 @@ EXPORT_SYMBOL_IF_KUNIT(nldev_link_add);
 int nldev_newlink_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
 		       struct netlink_ext_ack *extack)
 {
-	struct nldev_req req = { .net = sock_net(skb->sk), .extack = extack };
-	int ret;
-
-	ret = nldev_req_parse(&req, nlh, 0);
-	if (ret)
-		return ret;
-	return nldev_link_add(&req);
+	return nldev_req_run(skb, nlh, extack, 0, nldev_link_add);
 }
 
 /**
@@ -228,11 +222,5 @@ EXPORT_SYMBOL_IF_KUNIT(nldev_link_del);
 int nldev_dellink_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
 		       struct netlink_ext_ack *extack)
 {
-	struct nldev_req req = { .net = sock_net(skb->sk), .extack = extack };
-	int ret;
-
-	ret = nldev_req_parse(&req, nlh, NLDEV_NEED_DEV);
-	if (ret)
-		return ret;
-	return nldev_link_del(&req);
+	return nldev_req_run(skb, nlh, extack, NLDEV_NEED_DEV, nldev_link_del);
 }

@@ -39,6 +39,12 @@ struct nldev_req {
 	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX];
 };
 
+struct nldev_req *nldev_req_new(struct net *net, const struct sk_buff *from,
+				struct netlink_ext_ack *extack);
+void nldev_req_free(struct nldev_req *req);
+int nldev_req_run(struct sk_buff *skb, const struct nlmsghdr *nlh,
+		  struct netlink_ext_ack *extack, unsigned int needs,
+		  int (*fn)(struct nldev_req *req));
 int nldev_req_parse(struct nldev_req *req, const struct nlmsghdr *nlh,
 		    unsigned int needs);
 void nldev_req_release(struct nldev_req *req);

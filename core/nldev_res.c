@@ -381,18 +381,16 @@ static int nldev_res_dump_msg(struct sk_buff *skb, struct netlink_callback *cb,
 static int nldev_res_dump(struct sk_buff *skb, struct netlink_callback *cb,
 			  enum rdma_restrack_type type)
 {
-	struct nldev_req req = {
-		.net = sock_net(skb->sk),
-		.extack = cb->extack,
-		.admin = netlink_capable(cb->skb, CAP_NET_ADMIN),
-	};
+	struct nldev_req *req;
 	int ret;
 
-	ret = nldev_req_parse(&req, cb->nlh, NLDEV_NEED_DEV | NLDEV_MAY_PORT);
-	if (ret)
-		return ret;
-	ret = nldev_res_dump_msg(skb, cb, &req, type);
-	nldev_req_release(&req);
+	req = nldev_req_new(sock_net(skb->sk), cb->skb, cb->extack);
+	if (!req)
+		return -ENOMEM;
+	ret = nldev_req_parse(req, cb->nlh, NLDEV_NEED_DEV | NLDEV_MAY_PORT);
+	if (!ret)
+		ret = nldev_res_dump_msg(skb, cb, req, type);
+	nldev_req_free(req);
 	return ret;
 }
 
