@@ -10,6 +10,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "core_priv.h"
+#include "netlink_priv.h"
 
 /* General deferred work of the core and its users (event dispatch, ...). */
 struct workqueue_struct *ib_wq;
@@ -86,6 +87,8 @@ struct ib_core_part {
 static const struct ib_core_part ib_core_parts[] = {
 	{ "workqueues",		ib_core_wq_init,	  ib_core_wq_exit },
 	{ "device class",	ib_device_class_register, ib_device_class_unregister },
+	{ "netlink sockets",	rdma_nl_init,		  rdma_nl_exit },
+	{ "nldev client",	nldev_init,		  nldev_exit },
 };
 
 static void ib_core_parts_exit(unsigned int count)
