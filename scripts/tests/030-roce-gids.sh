@@ -88,7 +88,7 @@ test_setup() {
 test_run() {
 	local d
 	t_run modprobe ib_testdev
-	[ -d $IB_CLASS/ibtest0 ] || t_fail "ib_testdev made no ibtest0"
+	[ -d "$IB_CLASS/ibtest0" ] || t_fail "ib_testdev made no ibtest0"
 
 	t_run rdma link add "$IBDEV" type testdev netdev "$NDEV"
 	d=$IB_CLASS/$IBDEV/ports/1
@@ -125,7 +125,7 @@ test_run() {
 
 	t_run rmmod ib_testdev
 	t_mod_loaded ib_testdev && t_fail "ib_testdev still loaded after rmmod"
-	[ -e $IB_CLASS/ibtest0 ] && t_fail "ibtest0 outlived ib_testdev"
+	[ -e "$IB_CLASS/ibtest0" ] && t_fail "ibtest0 outlived ib_testdev"
 	t_log "ib_testdev unloaded, its devices gone"
 }
 
