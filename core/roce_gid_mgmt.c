@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* RoCE GIDs derived from net devices: their MACs and IPv4/IPv6 addresses. */
 
+#include <kunit/visibility.h>
 #include <linux/bitops.h>
 #include <linux/if_arp.h>
 #include <linux/inetdevice.h>
@@ -72,6 +73,7 @@ unsigned long roce_gid_type_mask_support(struct ib_device *ib_dev, u32 port)
 			mask |= BIT(roce_gid_types[i].type);
 	return mask;
 }
+EXPORT_SYMBOL_IF_KUNIT(roce_gid_type_mask_support);
 
 /* Add or delete @gid of @ndev on @port, once per supported GID type. */
 static void roce_gid_update(struct ib_device *ib_dev, u32 port,
@@ -484,6 +486,7 @@ void rdma_roce_rescan_port(struct ib_device *ib_dev, u32 port)
 	rtnl_unlock();
 	dev_put(port_ndev);
 }
+EXPORT_SYMBOL_IF_KUNIT(rdma_roce_rescan_port);
 
 /**
  * rdma_roce_rescan_device() - Fill a device's RoCE GIDs from the net devices
