@@ -9,6 +9,7 @@
 #include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
 
+#include "addr_priv.h"
 #include "core_priv.h"
 
 /* General deferred work of the core and its users (event dispatch, ...). */
@@ -86,6 +87,7 @@ struct ib_core_part {
 static const struct ib_core_part ib_core_parts[] = {
 	{ "workqueues",		ib_core_wq_init,	  ib_core_wq_exit },
 	{ "device class",	ib_device_class_register, ib_device_class_unregister },
+	{ "address resolver",	addr_init,		  addr_cleanup },
 };
 
 static void ib_core_parts_exit(unsigned int count)
