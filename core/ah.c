@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Address handles and address vectors: create/modify/query/destroy, replies to received packets, RoCE MACs. */
+/* Address handles and address vectors: the AH verbs, replies to packets, RoCE MACs. */
 /*
  * An rdma_ah_attr with a GRH may own one reference on the GID entry of its
  * source (grh.sgid_attr). The verbs that take an attr fill that pointer in
