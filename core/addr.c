@@ -525,7 +525,8 @@ static int addr_req_set_addrs(struct addr_req *req,
 {
 	int dst_size = rdma_addr_size(dst_addr);
 
-	if (!dst_size)
+	/* routes exist for IP only (an AF_IB destination needs no resolution) */
+	if (dst_addr->sa_family != AF_INET && dst_addr->sa_family != AF_INET6)
 		return -EINVAL;
 	if (src_addr) {
 		if (src_addr->sa_family != dst_addr->sa_family)
