@@ -9,6 +9,7 @@
 #include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
 
+#include "addr_priv.h"
 #include "cache_priv.h"
 #include "core_priv.h"
 #include "netlink_priv.h"
@@ -91,6 +92,7 @@ static const struct ib_core_part ib_core_parts[] = {
 	{ "netlink sockets",	rdma_nl_init,		  rdma_nl_exit },
 	{ "nldev client",	nldev_init,		  nldev_exit },
 	{ "RoCE GID management", roce_gid_mgmt_init, roce_gid_mgmt_cleanup },
+	{ "address resolver",	addr_init,		  addr_cleanup },
 };
 
 static void ib_core_parts_exit(unsigned int count)

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Queue pairs: creation, modification, query and destruction of kernel and user QPs. */
 /*
- * Not done yet, each waiting for its own piece of the core: the GID cache
- * (address vectors of RoCE ports are refused with -EOPNOTSUPP, and no GID
- * references are taken for a path), P_Key security and statistics counters.
+ * Not done yet, each waiting for its own piece of the core: RoCE LAG (no
+ * transmit slave is chosen for a path), P_Key security and statistics
+ * counters.
  */
 
 #include <linux/err.h>
 #include <linux/export.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <rdma/ib_cache.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rw.h>
 
@@ -238,21 +239,18 @@ static int qp_check_av(struct ib_device *dev, const struct rdma_ah_attr *av)
 }
 
 /*
- * The primary path. A RoCE path needs the source GID's attributes from
- * the GID cache, which the core does not have yet.
+ * The primary path. Only a user's connected RoCE QP gets its destination
+ * MAC resolved here: kernel users pass resolved address vectors.
  */
-static int qp_check_primary_path(struct ib_qp *qp, struct ib_qp_attr *attr)
+static int qp_prepare_primary_path(struct ib_qp *qp, struct ib_qp_attr *attr,
+				   struct ib_udata *udata)
 {
-	int err = qp_check_av(qp->device, &attr->ah_attr);
+	bool connected = qp->qp_type == IB_QPT_RC || qp->qp_type == IB_QPT_UC ||
+			 qp->qp_type == IB_QPT_XRC_INI ||
+			 qp->qp_type == IB_QPT_XRC_TGT;
 
-	if (err)
-		return err;
-	if (rdma_protocol_roce(qp->device, attr->ah_attr.port_num)) {
-		ibdev_dbg(qp->device,
-			  "QP %u: RoCE address vectors need the GID cache\n",
-			  qp->qp_num);
-		return -EOPNOTSUPP;
-	}
+	if (attr->ah_attr.type == RDMA_AH_ATTR_TYPE_ROCE && connected && udata)
+		return ib_resolve_eth_dmac(qp->device, &attr->ah_attr);
 	return 0;
 }
 
@@ -299,7 +297,7 @@ static int qp_modify_check(struct ib_qp *qp, struct ib_qp_attr *attr,
 	if (attr_mask & IB_QP_PORT && !rdma_is_port_valid(dev, port))
 		return -EINVAL;
 	if (attr_mask & IB_QP_AV) {
-		err = qp_check_primary_path(qp, attr);
+		err = qp_check_av(dev, &attr->ah_attr);
 		if (err)
 			return err;
 	}
@@ -313,24 +311,91 @@ static int qp_modify_check(struct ib_qp *qp, struct ib_qp_attr *attr,
 	return 0;
 }
 
+/* The caller's GID pointers of the paths a modify sets, before the fill. */
+struct qp_path_sgids {
+	const struct ib_gid_attr *av;
+	const struct ib_gid_attr *alt;
+};
+
+/*
+ * Look up the source GID entries of the paths @attr_mask sets (see
+ * ib_ah_attr_fill_sgid()) and resolve the primary path's MAC where due.
+ * On success, qp_paths_unfill() must follow.
+ */
+static int qp_paths_fill(struct ib_qp *qp, struct ib_qp_attr *attr,
+			 int attr_mask, struct ib_udata *udata,
+			 struct qp_path_sgids *old)
+{
+	int err;
+
+	if (attr_mask & IB_QP_AV) {
+		err = ib_ah_attr_fill_sgid(qp->device, &attr->ah_attr, &old->av);
+		if (err)
+			return err;
+		err = qp_prepare_primary_path(qp, attr, udata);
+		if (err)
+			goto err_av;
+	}
+	if (attr_mask & IB_QP_ALT_PATH) {
+		err = ib_ah_attr_fill_sgid(qp->device, &attr->alt_ah_attr,
+					   &old->alt);
+		if (err)
+			goto err_av;
+	}
+	return 0;
+
+err_av:
+	if (attr_mask & IB_QP_AV)
+		ib_ah_attr_unfill_sgid(&attr->ah_attr, old->av);
+	return err;
+}
+
+static void qp_paths_unfill(struct ib_qp_attr *attr, int attr_mask,
+			    const struct qp_path_sgids *old)
+{
+	if (attr_mask & IB_QP_ALT_PATH)
+		ib_ah_attr_unfill_sgid(&attr->alt_ah_attr, old->alt);
+	if (attr_mask & IB_QP_AV)
+		ib_ah_attr_unfill_sgid(&attr->ah_attr, old->av);
+}
+
+/* The modify took: the QP now references the GID entries of its paths. */
+static void qp_paths_commit(struct ib_qp *qp, struct ib_qp_attr *attr,
+			    int attr_mask)
+{
+	if (attr_mask & IB_QP_AV)
+		qp->av_sgid_attr = ib_ah_attr_swap_sgid(&attr->ah_attr,
+							qp->av_sgid_attr);
+	if (attr_mask & IB_QP_ALT_PATH)
+		qp->alt_path_sgid_attr =
+			ib_ah_attr_swap_sgid(&attr->alt_ah_attr,
+					     qp->alt_path_sgid_attr);
+}
+
 /* Modify the real QP @qp (never a handle opened on a shared one). */
 static int qp_modify(struct ib_qp *qp, struct ib_qp_attr *attr, int attr_mask,
 		     struct ib_udata *udata)
 {
 	u32 port = attr_mask & IB_QP_PORT ? attr->port_num : qp->port;
+	struct qp_path_sgids old;
 	int err;
 
 	attr->xmit_slave = NULL;
 	err = qp_modify_check(qp, attr, attr_mask, port);
 	if (err)
 		return err;
-
-	err = qp->device->ops.modify_qp(qp, attr, attr_mask, udata);
+	err = qp_paths_fill(qp, attr, attr_mask, udata, &old);
 	if (err)
 		return err;
-	if (attr_mask & IB_QP_PORT)
-		qp->port = attr->port_num;
-	return 0;
+
+	err = qp->device->ops.modify_qp(qp, attr, attr_mask, udata);
+	if (!err) {
+		if (attr_mask & IB_QP_PORT)
+			qp->port = attr->port_num;
+		qp_paths_commit(qp, attr, attr_mask);
+	}
+	qp_paths_unfill(attr, attr_mask, &old);
+	return err;
 }
 
 /**
@@ -341,9 +406,13 @@ static int qp_modify(struct ib_qp *qp, struct ib_qp_attr *attr, int attr_mask,
  * @udata: the user's data, NULL for a kernel caller
  *
  * Context: process context, may sleep.
+ * A path's source GID entry is referenced by the QP from a successful
+ * modify until the path is replaced or the QP destroyed. A user's
+ * connected RoCE QP gets its destination MAC resolved here.
+ *
  * Return: 0; -EINVAL for a port or address vector the device cannot
- * have, or an alternate path not on InfiniBand; -EOPNOTSUPP for an
- * address vector on a RoCE port (no GID cache yet); or the driver's error.
+ * have, or an alternate path not on InfiniBand; the GID cache's error
+ * for a bad sgid_index; the MAC resolution's error; or the driver's.
  */
 int ib_modify_qp_with_udata(struct ib_qp *ib_qp, struct ib_qp_attr *attr,
 			    int attr_mask, struct ib_udata *udata)
@@ -427,6 +496,10 @@ int ib_destroy_qp_user(struct ib_qp *qp, struct ib_udata *udata)
 		rdma_restrack_abort_del(&qp->res);
 		return err;
 	}
+	if (qp->alt_path_sgid_attr)
+		rdma_put_gid_attr(qp->alt_path_sgid_attr);
+	if (qp->av_sgid_attr)
+		rdma_put_gid_attr(qp->av_sgid_attr);
 	ib_qp_usecnt_dec(qp);
 	rdma_restrack_commit_del(&qp->res);
 	kfree(qp);

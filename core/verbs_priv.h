@@ -37,4 +37,25 @@ struct ib_qp *ib_xrcd_share_qp(struct ib_qp *real_qp,
  */
 int ib_xrcd_destroy_shared_qp(struct ib_qp *qp);
 
+/* ---- Address vectors (core/ah.c) ----------------------------------------- */
+
+/*
+ * Check @attr for @dev and, for a global attr without one, take a
+ * reference on its source GID entry into grh.sgid_attr; @old remembers
+ * the caller's pointer. Every success is paired with
+ * ib_ah_attr_unfill_sgid(), which leaves the attr owning what it owned.
+ */
+int ib_ah_attr_fill_sgid(struct ib_device *dev, struct rdma_ah_attr *attr,
+			 const struct ib_gid_attr **old);
+void ib_ah_attr_unfill_sgid(struct rdma_ah_attr *attr,
+			    const struct ib_gid_attr *old);
+/* Drop an object's reference @old and take one on filled @attr's entry. */
+const struct ib_gid_attr *ib_ah_attr_swap_sgid(const struct rdma_ah_attr *attr,
+					       const struct ib_gid_attr *old);
+/* RoCE destination MAC of a filled attr; may sleep. */
+int ib_resolve_eth_dmac(struct ib_device *device, struct rdma_ah_attr *ah_attr);
+/* The MAC when the GID alone says it (multicast, RoCE v1 link-local). */
+bool ib_ah_roce_dmac_from_gid(const union ib_gid *dgid,
+			      enum ib_gid_type sgid_type, u8 *dmac);
+
 #endif /* RDMAOOT_CORE_VERBS_PRIV_H */

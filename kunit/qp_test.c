@@ -359,7 +359,7 @@ static void modify_av_ib_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
 }
 
-/* Without the GID cache a RoCE address vector cannot be resolved. */
+/* A RoCE address vector on a GID entry the port does not have (empty). */
 static void modify_av_roce_test(struct kunit *test)
 {
 	struct qp_test *t = tst(test);
@@ -369,8 +369,9 @@ static void modify_av_roce_test(struct kunit *test)
 	attr.ah_attr.type = RDMA_AH_ATTR_TYPE_ROCE;
 	attr.ah_attr.port_num = ROCE_PORT;
 	attr.ah_attr.ah_flags = IB_AH_GRH;
-	KUNIT_EXPECT_EQ(test, ib_modify_qp(qp, &attr, IB_QP_AV), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, ib_modify_qp(qp, &attr, IB_QP_AV), -ENODATA);
 	KUNIT_EXPECT_EQ(test, mock_ibdev_calls(t->mdev, MOCK_MODIFY_QP), 0);
+	KUNIT_EXPECT_NULL(test, qp->av_sgid_attr);
 	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
 }
 
