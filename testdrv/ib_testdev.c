@@ -338,17 +338,6 @@ static int testdev_dereg_mr(struct ib_mr *mr, struct ib_udata *udata)
 
 /* ---- Hardware counters --------------------------------------------------- */
 
-/*
- * ib_core does not implement rdma_alloc_hw_stats_struct() yet (it is
- * declared in <rdma/ib_verbs.h>). A weak reference lets this module load
- * either way: without it the devices get no counter ops at all (the core
- * would fail registration on a NULL from alloc_hw_port_stats). Drop the
- * __weak and the test in testdev_alloc() once ib_core exports it.
- */
-extern struct rdma_hw_stats *
-rdma_alloc_hw_stats_struct(const struct rdma_stat_desc *descs,
-			   int num_counters, unsigned long lifespan) __weak;
-
 /* Each read adds 1, 2 and 3 to the counters, so every read differs. */
 static const struct rdma_stat_desc testdev_stat_descs[] = {
 	{ .name = "test_reads" },
@@ -375,10 +364,18 @@ static int testdev_get_hw_stats(struct ib_device *ibdev,
 	return stats->num_counters;
 }
 
-static const struct ib_device_ops testdev_stats_ops = {
-	.alloc_hw_port_stats	= testdev_alloc_port_stats,
-	.get_hw_stats		= testdev_get_hw_stats,
-};
+/* ---- Device attributes the core may change ------------------------------ */
+
+/* Only the node description is writable (sysfs node_desc). */
+static int testdev_modify_device(struct ib_device *ibdev, int mask,
+				 struct ib_device_modify *attr)
+{
+	if (mask & ~IB_DEVICE_MODIFY_NODE_DESC)
+		return -EOPNOTSUPP;
+	if (mask & IB_DEVICE_MODIFY_NODE_DESC)
+		memcpy(ibdev->node_desc, attr->node_desc, IB_DEVICE_NODE_DESC_MAX);
+	return 0;
+}
 
 /* ---- Lifetime ------------------------------------------------------------ */
 
@@ -415,6 +412,9 @@ static const struct ib_device_ops testdev_ops = {
 	.get_dma_mr		= testdev_get_dma_mr,
 	.reg_user_mr		= testdev_reg_user_mr,
 	.dereg_mr		= testdev_dereg_mr,
+	.alloc_hw_port_stats	= testdev_alloc_port_stats,
+	.get_hw_stats		= testdev_get_hw_stats,
+	.modify_device		= testdev_modify_device,
 	INIT_RDMA_OBJ_SIZE(ib_pd, testdev_pd, ibpd),
 	INIT_RDMA_OBJ_SIZE(ib_cq, testdev_cq, ibcq),
 	INIT_RDMA_OBJ_SIZE(ib_qp, testdev_qp, ibqp),
@@ -432,8 +432,6 @@ static struct testdev *testdev_alloc(void)
 	/* the special QPs take 0 and 1 */
 	atomic_set(&tdev->next_qpn, 1);
 	ib_set_device_ops(&tdev->ibdev, &testdev_ops);
-	if (rdma_alloc_hw_stats_struct)
-		ib_set_device_ops(&tdev->ibdev, &testdev_stats_ops);
 	return tdev;
 }
 
