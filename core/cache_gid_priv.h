@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The GID table as the cache's own files (cache.c, cache_gid.c, cache_roce.c) share it. */
+/* The GID table as the cache's own files (cache*.c) share it. */
 #ifndef RDMAOOT_CORE_CACHE_GID_PRIV_H
 #define RDMAOOT_CORE_CACHE_GID_PRIV_H
 
@@ -93,11 +93,18 @@ struct gid_match {
 	bool			is_default;
 };
 
-struct ib_gid_table *ib_gid_table_of(struct ib_device *dev, u32 port);
-int ib_gid_table_create(struct ib_device *dev, u32 port);
-void ib_gid_table_close(struct ib_gid_table *table);
-void ib_gid_table_destroy(struct ib_device *dev, u32 port);
+static inline struct gid_entry *to_gid_entry(const struct ib_gid_attr *attr)
+{
+	return container_of(attr, struct gid_entry, attr);
+}
 
+/* cache_gid_entry.c */
+struct ib_gid_table *ib_gid_table_of(struct ib_device *dev, u32 port);
+void ib_gid_entry_put(struct gid_entry *entry);
+bool ib_gid_entry_matches(const struct ib_gid_table *table, int ix,
+			  const struct gid_match *m);
+int ib_gid_table_find_locked(struct ib_gid_table *table,
+			     const struct gid_match *m);
 bool ib_gid_table_slot_is_default(const struct ib_gid_table *table, int ix);
 int ib_gid_table_find(struct ib_gid_table *table,
 		      const struct gid_match *match);
@@ -105,5 +112,10 @@ int ib_gid_table_free_slot(struct ib_gid_table *table, bool is_default);
 int ib_gid_table_install(struct ib_gid_table *table,
 			 const struct ib_gid_attr *attr);
 void ib_gid_table_remove(struct ib_gid_table *table, int ix);
+
+/* cache.c */
+int ib_gid_table_create(struct ib_device *dev, u32 port);
+void ib_gid_table_close(struct ib_gid_table *table);
+void ib_gid_table_destroy(struct ib_device *dev, u32 port);
 
 #endif /* RDMAOOT_CORE_CACHE_GID_PRIV_H */
