@@ -46,6 +46,10 @@ void ib_cache_gid_set_default_gid(struct ib_device *ib_dev, u32 port,
 				  unsigned long gid_type_mask,
 				  enum ib_cache_gid_default_mode mode);
 
+/* The cached subnet prefix of a port (0 for a bad port); exported as in 6.1. */
+void ib_get_cached_subnet_prefix(struct ib_device *device, u32 port_num,
+				 u64 *sn_pfx);
+
 /* "IB/RoCE v1" / "RoCE v2", as sysfs gid_attrs/types shows them. */
 const char *ib_cache_gid_type_str(enum ib_gid_type gid_type);
 int ib_cache_gid_parse_type_str(const char *buf);

@@ -13,6 +13,7 @@
 #include <rdma/ib_mad.h>
 #include <rdma/ib_verbs.h>
 
+#include "cache_priv.h"
 #include "core_priv.h"
 #include "cq_priv.h"
 #include "restrack_priv.h"
@@ -46,6 +47,7 @@ static void device_release(struct device *kdev)
 
 	ib_port_netdevs_release(dev);
 	WARN_ON(refcount_read(&dev->refcount));
+	ib_cache_release_one(dev);
 	/* lookups under RCU may still be reading the ports or the device */
 	ib_port_data_free(dev);
 	mutex_destroy(&dev->unregistration_lock);
@@ -490,6 +492,7 @@ static const struct device_step device_steps[] = {
 	{ "driver ops",		device_ops_check,	NULL },
 	{ "per-port data",	ib_port_data_setup,	NULL },
 	{ "device attributes",	device_attrs_query,	NULL },
+	{ "GID cache",		ib_cache_setup_one,	ib_cache_cleanup_one },
 	{ "sysfs attributes",	ib_sysfs_device_setup,	ib_sysfs_device_teardown },
 	{ "driver model",	device_kobj_add,	device_kobj_del },
 	{ "sysfs ports",	ib_sysfs_ports_setup,	ib_sysfs_ports_teardown },

@@ -8,6 +8,7 @@
 #include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
 
+#include "cache_priv.h"
 #include "core_priv.h"
 
 /*
@@ -86,14 +87,15 @@ void ib_dispatch_event_clients(struct ib_event *event)
 }
 
 /*
- * The GID/P_Key cache will refresh itself here first for port, LID, P_Key,
- * GID and client-reregister events.
+ * The GID/P_Key cache refreshes itself first for port, LID, P_Key, GID and
+ * client-reregister events, so handlers read the new cached values.
  */
 static void event_work_run(struct work_struct *work)
 {
 	struct event_work *ew = container_of(work, struct event_work, work);
 	struct ib_device *dev = ew->event.device;
 
+	ib_cache_event_update(&ew->event);
 	ib_dispatch_event_clients(&ew->event);
 	put_device(&dev->dev);
 	kfree(ew);

@@ -10,6 +10,7 @@
 #include <rdma/ib_mad.h>
 #include <rdma/ib_verbs.h>
 
+#include "cache_priv.h"
 #include "core_priv.h"
 
 /* ---- Per-port data ------------------------------------------------------- */
@@ -432,8 +433,8 @@ static int port_query_iwarp(struct ib_device *dev, u32 port,
  * @port_attr: filled in; zeroed first, so what the driver leaves alone is 0
  *
  * For iWARP ports the core fills state, physical state and MTUs from the
- * port's net device before asking the driver. (Once the GID cache exists,
- * it also supplies the subnet prefix of IB ports whose driver leaves it 0.)
+ * port's net device before asking the driver. For IB link layer ports
+ * whose driver leaves the subnet prefix 0, the cached one is filled in.
  *
  * Context: Process context; may sleep if the driver's query_port does.
  * Return: 0; -EINVAL for a port the device does not have; -EOPNOTSUPP if
@@ -443,6 +444,8 @@ static int port_query_iwarp(struct ib_device *dev, u32 port,
 int ib_query_port(struct ib_device *device, u32 port_num,
 		  struct ib_port_attr *port_attr)
 {
+	int ret;
+
 	if (!rdma_is_port_valid(device, port_num))
 		return -EINVAL;
 	if (!device->ops.query_port)
@@ -451,7 +454,12 @@ int ib_query_port(struct ib_device *device, u32 port_num,
 	memset(port_attr, 0, sizeof(*port_attr));
 	if (rdma_protocol_iwarp(device, port_num))
 		return port_query_iwarp(device, port_num, port_attr);
-	return device->ops.query_port(device, port_num, port_attr);
+	ret = device->ops.query_port(device, port_num, port_attr);
+	if (!ret && !port_attr->subnet_prefix &&
+	    rdma_port_get_link_layer(device, port_num) == IB_LINK_LAYER_INFINIBAND)
+		ib_get_cached_subnet_prefix(device, port_num,
+					    &port_attr->subnet_prefix);
+	return ret;
 }
 EXPORT_SYMBOL(ib_query_port);
 

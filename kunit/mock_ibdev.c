@@ -68,12 +68,18 @@ static int mock_query_device(struct ib_device *ibdev,
 static int mock_query_port(struct ib_device *ibdev, u32 port,
 			   struct ib_port_attr *attr)
 {
-	atomic_inc(&to_mock_ibdev(ibdev)->query_port_calls);
-	attr->state = IB_PORT_ACTIVE;
+	struct mock_ibdev *mdev = to_mock_ibdev(ibdev);
+	const struct mock_ibdev_port *mp = &mdev->ports[port];
+
+	atomic_inc(&mdev->query_port_calls);
+	spin_lock(&mdev->port_lock);
+	attr->state = mp->state;
+	attr->lid = mp->lid;
+	attr->lmc = mp->lmc;
+	spin_unlock(&mdev->port_lock);
 	attr->phys_state = IB_PORT_PHYS_STATE_LINK_UP;
 	attr->max_mtu = IB_MTU_4096;
 	attr->active_mtu = IB_MTU_2048;
-	attr->lid = MOCK_IBDEV_LID(port);
 	attr->gid_tbl_len = MOCK_IBDEV_GID_TBL_LEN(port);
 	attr->pkey_tbl_len = MOCK_IBDEV_PKEY_TBL_LEN(port);
 	return 0;
@@ -109,9 +115,74 @@ static enum rdma_link_layer mock_get_link_layer(struct ib_device *ibdev,
 static int mock_query_pkey(struct ib_device *ibdev, u32 port, u16 index,
 			   u16 *pkey)
 {
-	*pkey = MOCK_IBDEV_PKEY(port, index);
+	struct mock_ibdev *mdev = to_mock_ibdev(ibdev);
+
+	if (index >= MOCK_IBDEV_PKEY_TBL_LEN(port))
+		return -EINVAL;
+	spin_lock(&mdev->port_lock);
+	*pkey = mdev->ports[port].pkey[index];
+	spin_unlock(&mdev->port_lock);
 	return 0;
 }
+
+/* Count a call of @verb; the error the test wants from it, or 0. */
+static int mock_gid_enter(struct mock_ibdev *mdev, enum mock_verb verb)
+{
+	atomic_inc(&mdev->calls[verb]);
+	return READ_ONCE(mdev->fail[verb]);
+}
+
+static int mock_query_gid(struct ib_device *ibdev, u32 port, int index,
+			  union ib_gid *gid)
+{
+	struct mock_ibdev *mdev = to_mock_ibdev(ibdev);
+	int err = mock_gid_enter(mdev, MOCK_QUERY_GID);
+
+	if (err)
+		return err;
+	if (index < 0 || index >= MOCK_IBDEV_GID_TBL_LEN(port))
+		return -EINVAL;
+	spin_lock(&mdev->port_lock);
+	*gid = mdev->ports[port].gid[index];
+	spin_unlock(&mdev->port_lock);
+	return 0;
+}
+
+/* RoCE ports: the context is a struct mock_gid_ctx, freed by del_gid. */
+static int mock_add_gid(const struct ib_gid_attr *attr, void **context)
+{
+	struct mock_ibdev *mdev = to_mock_ibdev(attr->device);
+	int err = mock_gid_enter(mdev, MOCK_ADD_GID);
+	struct mock_gid_ctx *ctx;
+
+	if (err)
+		return err;
+	ctx = kmalloc(sizeof(*ctx), GFP_KERNEL);
+	if (!ctx)
+		return -ENOMEM;
+	ctx->port = attr->port_num;
+	ctx->index = attr->index;
+	*context = ctx;
+	atomic_inc(&mdev->live[MOCK_OBJ_GID]);
+	return 0;
+}
+
+static int mock_del_gid(const struct ib_gid_attr *attr, void **context)
+{
+	struct mock_ibdev *mdev = to_mock_ibdev(attr->device);
+
+	/* the core does not look at del_gid's result: always clean up */
+	mock_gid_enter(mdev, MOCK_DEL_GID);
+	kfree(*context);
+	*context = NULL;
+	atomic_dec(&mdev->live[MOCK_OBJ_GID]);
+	return 0;
+}
+
+static const struct ib_device_ops mock_roce_ops = {
+	.add_gid		= mock_add_gid,
+	.del_gid		= mock_del_gid,
+};
 
 static int mock_modify_port(struct ib_device *ibdev, u32 port, int mask,
 			    struct ib_port_modify *modify)
@@ -132,9 +203,98 @@ static const struct ib_device_ops mock_base_ops = {
 	.get_port_immutable	= mock_get_port_immutable,
 	.get_link_layer		= mock_get_link_layer,
 	.query_pkey		= mock_query_pkey,
+	.query_gid		= mock_query_gid,
 	.modify_port		= mock_modify_port,
 	.get_dev_fw_str		= mock_get_dev_fw_str,
 };
+
+/* ---- Port values a test can change --------------------------------------- */
+
+static void mock_ports_init(struct mock_ibdev *mdev)
+{
+	u32 port;
+	int i;
+
+	spin_lock_init(&mdev->port_lock);
+	for (port = 1; port <= mdev->cfg.nports; port++) {
+		struct mock_ibdev_port *mp = &mdev->ports[port];
+
+		mp->lid = MOCK_IBDEV_LID(port);
+		mp->state = IB_PORT_ACTIVE;
+		for (i = 0; i < MOCK_IBDEV_PKEY_TBL_LEN(port); i++)
+			mp->pkey[i] = MOCK_IBDEV_PKEY(port, i);
+		for (i = 0; i < MOCK_IBDEV_GID_TBL_LEN(port); i++)
+			mp->gid[i] = MOCK_IBDEV_GID(port, i);
+	}
+}
+
+/**
+ * mock_ibdev_set_port() - Change what query_port reports for a port
+ * @mdev: the device
+ * @port: the port
+ * @lid: the new LID
+ * @lmc: the new LMC
+ * @state: the new state
+ *
+ * The core sees it at the next query; dispatch an event to refresh its
+ * cache.
+ *
+ * Context: Process context (the ops read the values under a spinlock).
+ */
+void mock_ibdev_set_port(struct mock_ibdev *mdev, u32 port, u32 lid, u8 lmc,
+			 enum ib_port_state state)
+{
+	if (WARN_ON(port < 1 || port > mdev->cfg.nports))
+		return;
+	spin_lock(&mdev->port_lock);
+	mdev->ports[port].lid = lid;
+	mdev->ports[port].lmc = lmc;
+	mdev->ports[port].state = state;
+	spin_unlock(&mdev->port_lock);
+}
+EXPORT_SYMBOL_GPL(mock_ibdev_set_port);
+
+/**
+ * mock_ibdev_set_pkey() - Change one P_Key of a port
+ * @mdev: the device
+ * @port: the port
+ * @index: below MOCK_IBDEV_PKEY_TBL_LEN(@port)
+ * @pkey: the new P_Key
+ *
+ * Context: Process context.
+ */
+void mock_ibdev_set_pkey(struct mock_ibdev *mdev, u32 port, int index,
+			 u16 pkey)
+{
+	if (WARN_ON(port < 1 || port > mdev->cfg.nports ||
+		    index < 0 || index >= MOCK_IBDEV_PKEY_TBL_LEN(port)))
+		return;
+	spin_lock(&mdev->port_lock);
+	mdev->ports[port].pkey[index] = pkey;
+	spin_unlock(&mdev->port_lock);
+}
+EXPORT_SYMBOL_GPL(mock_ibdev_set_pkey);
+
+/**
+ * mock_ibdev_set_gid() - Change one GID of a port (zero: an empty entry)
+ * @mdev: the device
+ * @port: the port
+ * @index: below MOCK_IBDEV_GID_TBL_LEN(@port)
+ * @gid: the new GID
+ *
+ * Context: Process context.
+ */
+void mock_ibdev_set_gid(struct mock_ibdev *mdev, u32 port, int index,
+			const union ib_gid *gid)
+{
+	if (WARN_ON(port < 1 || port > mdev->cfg.nports ||
+		    index < 0 || index >= MOCK_IBDEV_GID_TBL_LEN(port)))
+		return;
+	spin_lock(&mdev->port_lock);
+	mdev->ports[port].gid[index] = *gid;
+	spin_unlock(&mdev->port_lock);
+}
+EXPORT_SYMBOL_GPL(mock_ibdev_set_gid);
 
 /* ---- Lifetime ------------------------------------------------------------ */
 
@@ -153,14 +313,15 @@ static const struct ib_device_ops mock_dealloc_ops = {
  * @cfg: its behaviour; copied
  *
  * Context: Process context, may sleep.
- * Return: the device, or NULL without memory or with zero ports.
+ * Return: the device, or NULL without memory or with zero ports or more
+ * than MOCK_IBDEV_MAX_PORTS.
  */
 struct mock_ibdev *mock_ibdev_alloc(const struct mock_ibdev_cfg *cfg)
 {
 	struct mock_entry *e;
 	struct mock_ibdev *mdev;
 
-	if (!cfg->nports)
+	if (!cfg->nports || cfg->nports > MOCK_IBDEV_MAX_PORTS)
 		return NULL;
 	e = kzalloc(sizeof(*e), GFP_KERNEL);
 	if (!e)
@@ -172,6 +333,7 @@ struct mock_ibdev *mock_ibdev_alloc(const struct mock_ibdev_cfg *cfg)
 	}
 
 	mdev->cfg = *cfg;
+	mock_ports_init(mdev);
 	atomic_set(&mdev->query_port_calls, 0);
 	atomic_set(&mdev->next_qpn, MOCK_IBDEV_FIRST_QPN);
 	mdev->ibdev.local_dma_lkey = MOCK_IBDEV_LOCAL_DMA_LKEY;
@@ -185,6 +347,8 @@ struct mock_ibdev *mock_ibdev_alloc(const struct mock_ibdev_cfg *cfg)
 		ib_set_device_ops(&mdev->ibdev, &mock_dealloc_ops);
 	if (cfg->driver_drain)
 		ib_set_device_ops(&mdev->ibdev, &mock_verbs_drain_ops);
+	if (cfg->roce_port)
+		ib_set_device_ops(&mdev->ibdev, &mock_roce_ops);
 
 	e->mdev = mdev;
 	mutex_lock(&mock_lock);
@@ -199,12 +363,18 @@ EXPORT_SYMBOL_GPL(mock_ibdev_alloc);
  * @mdev: the device
  * @name: name or template
  *
+ * query_port_calls counts from zero again once it succeeded.
+ *
  * Context: Process context, may sleep.
  * Return: what ib_register_device() returns.
  */
 int mock_ibdev_register(struct mock_ibdev *mdev, const char *name)
 {
-	return ib_register_device(&mdev->ibdev, name, NULL);
+	int ret = ib_register_device(&mdev->ibdev, name, NULL);
+
+	if (!ret)
+		atomic_set(&mdev->query_port_calls, 0);
+	return ret;
 }
 EXPORT_SYMBOL_GPL(mock_ibdev_register);
 

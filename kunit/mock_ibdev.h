@@ -4,6 +4,7 @@
 #define RDMAOOT_KUNIT_MOCK_IBDEV_H
 
 #include <linux/atomic.h>
+#include <linux/spinlock.h>
 #include <rdma/ib_verbs.h>
 
 /*
@@ -75,6 +76,9 @@ enum mock_verb {
 	MOCK_DRAIN_RQ,
 	MOCK_CREATE_WQ,
 	MOCK_DESTROY_WQ,
+	MOCK_QUERY_GID,		/* IB ports' GIDs */
+	MOCK_ADD_GID,		/* RoCE ports (cfg.roce_port) only */
+	MOCK_DEL_GID,
 	MOCK_VERB_NR
 };
 
@@ -87,7 +91,56 @@ enum mock_obj {
 	MOCK_OBJ_SRQ,
 	MOCK_OBJ_XRCD,
 	MOCK_OBJ_WQ,
+	MOCK_OBJ_GID,		/* added by add_gid, not yet del_gid'd */
 	MOCK_OBJ_NR
+};
+
+/* Ports a mock device may have; mock_ibdev_alloc() refuses more. */
+#define MOCK_IBDEV_MAX_PORTS		4
+
+/* What the mock's ops report, so tests can check the core passed it on. */
+#define MOCK_IBDEV_LID(port)		(0x100 + (port))
+#define MOCK_IBDEV_PKEY_TBL_LEN(port)	(16 * (port))
+#define MOCK_IBDEV_GID_TBL_LEN(port)	(8 * (port))
+#define MOCK_IBDEV_PKEY(port, index)	(0x8000 | ((port) << 8) | (index))
+#define MOCK_IBDEV_FW			"1.2.3"
+/* The subnet prefix and interface id of GID @index of an IB port. */
+#define MOCK_IBDEV_GID_PREFIX(port)	(0xfec0000000000000ULL | (port))
+#define MOCK_IBDEV_GID_GUID(port, index)				\
+	(0x0002c90300000000ULL | ((u64)(port) << 16) | (index))
+/* GID @index of an IB port, as query_gid reports it until changed. */
+#define MOCK_IBDEV_GID(port, index)					\
+	((union ib_gid){ .global = {					\
+		.subnet_prefix = cpu_to_be64(MOCK_IBDEV_GID_PREFIX(port)), \
+		.interface_id = cpu_to_be64(MOCK_IBDEV_GID_GUID(port, index)) \
+	} })
+
+/**
+ * struct mock_gid_ctx - the context add_gid stores for a RoCE GID entry
+ * @port: attr->port_num at add_gid
+ * @index: attr->index at add_gid
+ */
+struct mock_gid_ctx {
+	u32 port;
+	u32 index;
+};
+
+/**
+ * struct mock_ibdev_port - what query_port, query_pkey and query_gid report
+ * @lid: the LID (MOCK_IBDEV_LID() at first)
+ * @lmc: the LMC (0 at first)
+ * @state: the port state (IB_PORT_ACTIVE at first)
+ * @pkey: the P_Key table (MOCK_IBDEV_PKEY() at first)
+ * @gid: the GID table (MOCK_IBDEV_GID() at first)
+ *
+ * Change with the mock_ibdev_set_*() helpers, then dispatch an event.
+ */
+struct mock_ibdev_port {
+	u32 lid;
+	u8 lmc;
+	enum ib_port_state state;
+	u16 pkey[MOCK_IBDEV_PKEY_TBL_LEN(MOCK_IBDEV_MAX_PORTS)];
+	union ib_gid gid[MOCK_IBDEV_GID_TBL_LEN(MOCK_IBDEV_MAX_PORTS)];
 };
 
 /**
@@ -122,13 +175,16 @@ struct mock_ibdev_last {
  * struct mock_ibdev - a mock device
  * @ibdev: the RDMA device; first, as ib_alloc_device() wants
  * @cfg: a copy of the configuration it was made with
- * @query_port_calls: how often query_port ran
+ * @query_port_calls: how often query_port ran since registration finished
+ *		      (the core's cache reads every port while registering)
  * @fail: what each verb returns instead of doing its work; 0 for success
  * @calls: how often each verb was called
  * @live: driver objects of each kind now in existence
  * @next_key: source of MR keys
  * @next_qpn: source of QP numbers
  * @last: arguments of the latest calls
+ * @port_lock: protects @ports against the ops reading them
+ * @ports: what the port queries report, by port number (0 unused)
  */
 struct mock_ibdev {
 	struct ib_device ibdev;
@@ -140,19 +196,14 @@ struct mock_ibdev {
 	atomic_t next_key;
 	atomic_t next_qpn;
 	struct mock_ibdev_last last;
+	spinlock_t port_lock;
+	struct mock_ibdev_port ports[MOCK_IBDEV_MAX_PORTS + 1];
 };
 
 static inline struct mock_ibdev *to_mock_ibdev(struct ib_device *ibdev)
 {
 	return container_of(ibdev, struct mock_ibdev, ibdev);
 }
-
-/* What the mock's ops report, so tests can check the core passed it on. */
-#define MOCK_IBDEV_LID(port)		(0x100 + (port))
-#define MOCK_IBDEV_PKEY_TBL_LEN(port)	(16 * (port))
-#define MOCK_IBDEV_GID_TBL_LEN(port)	(8 * (port))
-#define MOCK_IBDEV_PKEY(port, index)	(0x8000 | ((port) << 8) | (index))
-#define MOCK_IBDEV_FW			"1.2.3"
 
 /* The device's reserved lkey, reported with IBK_LOCAL_DMA_LKEY. */
 #define MOCK_IBDEV_LOCAL_DMA_LKEY	0x0badc0deU
@@ -186,6 +237,13 @@ int mock_ibdev_register(struct mock_ibdev *mdev, const char *name);
 void mock_ibdev_free(struct mock_ibdev *mdev);
 void mock_ibdev_port_event(struct mock_ibdev *mdev, u32 port,
 			   enum ib_event_type type);
+void mock_ibdev_set_port(struct mock_ibdev *mdev, u32 port, u32 lid, u8 lmc,
+			 enum ib_port_state state);
+void mock_ibdev_set_pkey(struct mock_ibdev *mdev, u32 port, int index,
+			 u16 pkey);
+void mock_ibdev_set_gid(struct mock_ibdev *mdev, u32 port, int index,
+			const union ib_gid *gid);
+
 int mock_ibdev_live(void);
 void mock_ibdev_cleanup_all(void);
 
