@@ -52,14 +52,21 @@ test_run() {
 		t_fail "unprivileged rename failed without a permission error: $OUT"
 	[ -e /sys/class/infiniband/ibtest0 ] || t_fail "unprivileged rename changed the name"
 
-	# rdma res: the summary and the kernel objects of the test driver
+	# rdma res: with the test ULP on the device, its PD, CQ and QP are
+	# counted and listed with the ULP as owner
+	t_run modprobe ib_testclient
 	t_rdma_ok res
-	t_expect '^[0-9]+: ibtest0: pd [0-9]+ cq [0-9]+ qp [0-9]+ cm_id [0-9]+ mr [0-9]+' "rdma res shows counts"
-	printf '%s\n' "$OUT" | grep -Eq 'ibtest0: pd 0 ' && t_fail "no PD counted for ibtest0: $OUT"
-	t_rdma_ok res show qp
-	t_rdma_ok res show cq dev ibtest0
+	t_expect '^[0-9]+: ibtest0: pd 1 cq 1 qp 1 cm_id 0 mr 0 ' "rdma res counts the ULP's PD, CQ and QP"
 	t_rdma_ok res show pd dev ibtest0
+	t_expect 'ib_testclient' "the PD's owner is the ULP"
+	t_rdma_ok res show cq dev ibtest0
+	t_expect 'ib_testclient' "the CQ's owner is the ULP"
+	t_rdma_ok res show qp link ibtest0
+	t_expect 'ib_testclient' "the QP's owner is the ULP"
 	t_rdma_ok res show mr dev ibtest0
+	t_run rmmod ib_testclient
+	t_rdma_ok res
+	t_expect '^[0-9]+: ibtest0: pd 0 cq 0 qp 0 ' "the ULP's objects are gone from rdma res"
 
 	# rdma stat show: the three hardware counters of port 1
 	t_rdma_ok stat show link ibtest0/1
@@ -99,6 +106,7 @@ test_run() {
 test_cleanup() {
 	rdma link delete rt0 2>/dev/null || true
 	ip link del "$VETH" 2>/dev/null || true
+	rmmod ib_testclient 2>/dev/null
 	modprobe -r ib_testdev 2>/dev/null || true
 	modprobe -r ib_core 2>/dev/null || true
 }
