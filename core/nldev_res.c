@@ -141,6 +141,11 @@ static int nldev_qp_put_state(struct sk_buff *msg, struct ib_qp *qp)
 	if (!q)
 		return -ENOMEM;
 	ret = ib_query_qp(qp, &q->attr, 0, &q->init);
+	if (ret == -EOPNOTSUPP) {
+		/* a driver without query_qp: list the QP without its state */
+		ret = 0;
+		goto out;
+	}
 	if (ret)
 		goto out;
 	ret = -EMSGSIZE;

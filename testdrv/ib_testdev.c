@@ -226,8 +226,10 @@ struct testdev_cq {
 	struct ib_cq ibcq;
 };
 
+/* A QP only remembers the state the core moved it to, for query_qp. */
 struct testdev_qp {
 	struct ib_qp ibqp;
+	enum ib_qp_state state;
 };
 
 static int testdev_alloc_pd(struct ib_pd *pd, struct ib_udata *udata)
@@ -291,6 +293,17 @@ static int testdev_create_qp(struct ib_qp *qp, struct ib_qp_init_attr *init,
 static int testdev_modify_qp(struct ib_qp *qp, struct ib_qp_attr *attr,
 			     int mask, struct ib_udata *udata)
 {
+	if (mask & IB_QP_STATE)
+		container_of(qp, struct testdev_qp, ibqp)->state = attr->qp_state;
+	return 0;
+}
+
+static int testdev_query_qp(struct ib_qp *qp, struct ib_qp_attr *attr,
+			    int mask, struct ib_qp_init_attr *init)
+{
+	attr->qp_state = container_of(qp, struct testdev_qp, ibqp)->state;
+	attr->cur_qp_state = attr->qp_state;
+	init->qp_type = qp->qp_type;
 	return 0;
 }
 
@@ -406,6 +419,7 @@ static const struct ib_device_ops testdev_ops = {
 	.req_notify_cq		= testdev_req_notify_cq,
 	.create_qp		= testdev_create_qp,
 	.modify_qp		= testdev_modify_qp,
+	.query_qp		= testdev_query_qp,
 	.destroy_qp		= testdev_destroy_qp,
 	.post_send		= testdev_post_send,
 	.post_recv		= testdev_post_recv,
