@@ -10,6 +10,7 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/scatterlist.h>
+#include <net/net_namespace.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/mr_pool.h>
 #include <rdma/rw.h>
@@ -75,6 +76,10 @@ static void rw_device_setup(struct kunit *test, struct rw_test *t, bool iwarp)
 	if (iwarp) {
 		t->mdev->ibdev.ops.get_port_immutable = iwarp_port_immutable;
 		t->mdev->ibdev.node_type = RDMA_NODE_RNIC;
+		/* an iWARP port's attributes come from its net device */
+		KUNIT_ASSERT_EQ(test, ib_device_set_netdev(&t->mdev->ibdev,
+							   init_net.loopback_dev,
+							   1), 0);
 	}
 	if (mock_ibdev_register(t->mdev, "kmv%d")) {
 		mock_ibdev_free(t->mdev);

@@ -236,11 +236,15 @@ static const struct ethtool_ops test_ethtool_ops = {
 };
 
 /* Register a net device reporting @mbps and tie it to the RoCE port. */
+static const struct net_device_ops test_netdev_ops;
+
 static void eth_speed_netdev_setup(struct kunit *test, struct wq_test *t)
 {
 	struct net_device *ndev = alloc_etherdev(0);
 
 	KUNIT_ASSERT_NOT_NULL(test, ndev);
+	/* register_netdev() calls through netdev_ops: an empty set will do */
+	ndev->netdev_ops = &test_netdev_ops;
 	ndev->ethtool_ops = &test_ethtool_ops;
 	eth_hw_addr_random(ndev);
 	if (register_netdev(ndev)) {
