@@ -177,6 +177,8 @@ static struct mock_ibdev *ah_test_dev(struct kunit *test,
 	struct mock_ibdev *mdev = mock_ibdev_alloc(&cfg);
 
 	KUNIT_ASSERT_NOT_NULL(test, mdev);
+	/* our GIDs, not the mock's (ib_set_device_ops() keeps set slots) */
+	mdev->ibdev.ops.query_gid = NULL;
 	ib_set_device_ops(&mdev->ibdev, &ah_test_gid_ops);
 	if (ops)
 		ib_set_device_ops(&mdev->ibdev, ops);
@@ -495,6 +497,7 @@ static void modify_query_not_supported_test(struct kunit *test)
 	struct mock_ibdev *mdev = ah_test_dev(test, &drv, &ah_test_min_ops);
 	struct ib_pd *pd = ib_alloc_pd(&mdev->ibdev, 0);
 	struct rdma_ah_attr av = ib_av(IB_PORT);
+	struct ib_udata udata = {};
 	struct ib_ah *ah;
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, pd);
@@ -502,8 +505,8 @@ static void modify_query_not_supported_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ah);
 	KUNIT_EXPECT_EQ(test, rdma_modify_ah(ah, &av), -EOPNOTSUPP);
 	KUNIT_EXPECT_EQ(test, rdma_query_ah(ah, &av), -EOPNOTSUPP);
-	/* uverbs without create_user_ah */
-	KUNIT_EXPECT_EQ(test, PTR_ERR(rdma_create_user_ah(pd, &av, NULL)),
+	/* uverbs (udata given) without create_user_ah */
+	KUNIT_EXPECT_EQ(test, PTR_ERR(rdma_create_user_ah(pd, &av, &udata)),
 			-EOPNOTSUPP);
 	rdma_destroy_ah(ah, 0);
 	KUNIT_EXPECT_EQ(test, drv.live, 0);
