@@ -3,7 +3,7 @@
 # per IPv4/IPv6 address, each as RoCE v1 and v2 with the veth as ndev, in
 # the 6.1 sysfs layout; deleted addresses take their GIDs with them; the
 # device goes with "rdma link delete" and with its net device.
-TEST_TIMEOUT=180
+TEST_TIMEOUT=600
 
 NDEV=rgveth0
 PEER=rgveth1
