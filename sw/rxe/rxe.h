@@ -349,11 +349,14 @@ void rxe_mr_put(struct rxe_mr *mr);
 int rxe_mr_fast_reg(struct rxe_qp *qp, struct ib_mr *ibmr, u32 key,
 		    int access);
 int rxe_key_invalidate(struct rxe_qp *qp, u32 key, bool remote);
+int rxe_mw_bind(struct rxe_qp *qp, struct ib_mw *ibmw, struct ib_mr *ibmr,
+		u32 rkey, u64 addr, u64 length, int access);
 
 /* --- multicast (rxe_mcast.c) -------------------------------------------- */
 
 void rxe_mcast_deliver(struct rxe_dev *rxe, struct sk_buff *skb);
 void rxe_mcast_cleanup(struct rxe_dev *rxe);
+void rxe_mcast_qp_remove(struct rxe_qp *qp);
 
 /* --- the network (rxe_net.c) -------------------------------------------- */
 
@@ -377,6 +380,11 @@ enum ib_mtu rxe_mtu_from_ndev(unsigned int mtu);
 
 /* A checked packet (header, ICRC) for @rxe; consumes @skb. */
 void rxe_recv(struct rxe_dev *rxe, struct sk_buff *skb);
+/*
+ * A checked packet for one QP (multicast fan-out); the caller holds a
+ * reference on @qp for the duration of the call; consumes @skb.
+ */
+void rxe_recv_deliver(struct rxe_qp *qp, struct sk_buff *skb);
 
 /* --- verbs entry points, gathered into ib_device_ops by rxe_dev.c ------- */
 
