@@ -10,7 +10,7 @@ pkgs=(
 	xz-utils cpio kmod sparse python3
 	linux-headers-amd64
 	qemu-system-x86 busybox-static
-	iproute2 procps
+	iproute2 procps tshark
 )
 
 missing=()
