@@ -57,6 +57,8 @@ def classic_pcap(data):
         n += 1
         yield n, linktype, data[off:off + caplen], caplen < origlen
         off += caplen
+    if off != len(data):
+        raise CaptureError('file cut short after record %d' % n)
 
 
 def pcapng(data):
@@ -85,17 +87,24 @@ def pcapng(data):
             frame = body[4:4 + origlen]
             n += 1
             yield n, links[0], frame, len(frame) < origlen
+    if off != len(data):
+        raise CaptureError('file cut short after record %d' % n)
 
 
 def read_capture(path):
     with open(path, 'rb') as fh:
         data = fh.read()
     if data[:4] == b'\x0a\x0d\x0d\x0a':
-        return list(pcapng(data))
-    if data[:4] in (b'\xd4\xc3\xb2\xa1', b'\x4d\x3c\xb2\xa1',
-                    b'\xa1\xb2\xc3\xd4', b'\xa1\xb2\x3c\x4d'):
-        return list(classic_pcap(data))
-    raise CaptureError('neither pcap nor pcapng')
+        records = pcapng
+    elif data[:4] in (b'\xd4\xc3\xb2\xa1', b'\x4d\x3c\xb2\xa1',
+                      b'\xa1\xb2\xc3\xd4', b'\xa1\xb2\x3c\x4d'):
+        records = classic_pcap
+    else:
+        raise CaptureError('neither pcap nor pcapng')
+    try:
+        return list(records(data))
+    except (IndexError, struct.error) as err:
+        raise CaptureError('damaged capture: %s' % err)
 
 
 # --- dissecting ----------------------------------------------------------
@@ -212,13 +221,14 @@ def check_tshark(path, tshark):
     res = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          universal_newlines=True)
     if res.returncode != 0:
+        why = [l for l in res.stderr.splitlines() if 'Running as' not in l]
         return 1, ['tshark failed (%d): %s' % (res.returncode,
-                                               res.stderr.strip()[:200])]
+                                               ' '.join(why)[:200])]
     bad = []
     for line in res.stdout.splitlines():
         cols = line.split('\t') + ['', '']
         if cols[1] or 'malformed' in cols[2].lower():
-            bad.append('frame %s: tshark: malformed %s' % (cols[0], cols[2]))
+            bad.append('frame %s: tshark: %s' % (cols[0], cols[2] or 'malformed'))
     return len(bad), bad
 
 
