@@ -91,12 +91,9 @@ int rxe_cq_post(struct rxe_cq *cq, const struct ib_wc *wc, bool solicited)
 	return 0;
 }
 
-/* Slots for @cqe completions, or 0 when @cqe is out of range. */
-static u32 rxe_cq_slots(int cqe)
+static bool rxe_cq_size_ok(int cqe)
 {
-	if (cqe < 1 || cqe > RXE_MAX_CQE)
-		return 0;
-	return cqe;
+	return cqe >= 1 && cqe <= RXE_MAX_CQE;
 }
 
 /**
@@ -116,18 +113,17 @@ int rxe_cq_create(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 {
 	struct rxe_dev *rxe = to_rdev(ibcq->device);
 	struct rxe_cq *cq = to_rcq(ibcq);
-	u32 slots = rxe_cq_slots(attr->cqe);
 	int err;
 
 	if (udata || attr->flags)
 		return -EOPNOTSUPP;
-	if (!slots) {
+	if (!rxe_cq_size_ok(attr->cqe)) {
 		rxe_dbg_dev(rxe, "bad CQ size %d\n", attr->cqe);
 		return -EINVAL;
 	}
 	if (!rxe_count_inc(&rxe->num_cq, rxe->attr.max_cq))
 		return -ENOMEM;
-	err = rxe_queue_init(&cq->queue, slots, sizeof(struct ib_wc));
+	err = rxe_queue_init(&cq->queue, attr->cqe, sizeof(struct ib_wc));
 	if (err) {
 		atomic_dec(&rxe->num_cq);
 		return err;
@@ -171,14 +167,13 @@ int rxe_cq_destroy(struct ib_cq *ibcq, struct ib_udata *udata)
 int rxe_cq_resize(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 {
 	struct rxe_cq *cq = to_rcq(ibcq);
-	u32 slots = rxe_cq_slots(cqe);
 	int err;
 
 	if (udata)
 		return -EOPNOTSUPP;
-	if (!slots)
+	if (!rxe_cq_size_ok(cqe))
 		return -EINVAL;
-	err = rxe_queue_resize(&cq->queue, slots, &cq->lock);
+	err = rxe_queue_resize(&cq->queue, cqe, &cq->lock);
 	if (err)
 		return err;
 	ibcq->cqe = rxe_queue_slots(&cq->queue);

@@ -101,15 +101,18 @@ static struct rxe_mcg *rxe_mcast_get_grp(struct rxe_dev *rxe,
 {
 	struct rxe_mcg *grp;
 	u32 count;
+	int err;
 
 	grp = rxe_mcast_find(rxe, mgid, &count);
 	if (grp)
 		return grp;
 	if (count >= rxe->attr.max_mcast_grp)
 		return ERR_PTR(-ENOMEM);
+	/* dev_mc_add() takes the address list lock, it does not sleep */
+	err = dev_mc_add(rxe->ndev, mac);
+	if (err)
+		return ERR_PTR(err);
 	grp = *spare;
-	if (dev_mc_add(rxe->ndev, mac))
-		return ERR_PTR(-ENOMEM);
 	*spare = NULL;
 	grp->mgid = *mgid;
 	ether_addr_copy(grp->mac, mac);
