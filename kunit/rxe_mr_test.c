@@ -24,7 +24,11 @@ MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 #define FIRST_OFF	100			/* region starts here in page 0 */
 #define LAST_LEN	200			/* and uses this much of page 2 */
 #define REGION_LEN	(2 * PAGE_SIZE - FIRST_OFF + LAST_LEN)
-#define REGION_IOVA	0x100000000ull		/* what the "ULP" registers at */
+/*
+ * What the "ULP" registers at: any iova works for copies; this one keeps
+ * the kernel address's alignment, so aligned atomics are aligned in memory.
+ */
+#define REGION_IOVA	(0x100000000ull + FIRST_OFF)
 #define ALL_ACCESS	(IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_READ | \
 			 IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_ATOMIC)
 
@@ -269,6 +273,9 @@ static void rxe_mr_test_rkey(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rxe_key_invalidate(t->qp, rkey, true), 0);
 	expect_refused(test, t->qp, rkey, REGION_IOVA, 8,
 		       IB_ACCESS_REMOTE_READ, "invalidated");
+	/* a peer cannot invalidate an MR it was never meant to reach */
+	rkey = mr_test_reg(test, t, 0x5b, IB_ACCESS_LOCAL_WRITE);
+	KUNIT_EXPECT_EQ(test, rxe_key_invalidate(t->qp, rkey, true), -EINVAL);
 }
 
 /* A DMA MR of @pd over kernel memory: its iovas are kernel addresses. */
@@ -343,6 +350,11 @@ static void rxe_mr_test_sgl(struct kunit *test)
 	sge[0].addr = REGION_IOVA + REGION_LEN - 4;
 	KUNIT_EXPECT_EQ(test, rxe_sgl_copy(t->pd, &cur, sge, back, 8,
 					   RXE_FROM_MEM), -EINVAL);
+	/* SGEs shorter than the cursor's total */
+	sge[0] = (struct ib_sge){ (uintptr_t)kbuf, 4, dma->lkey };
+	cur = (struct rxe_dma){ .length = 8, .resid = 8, .num_sge = 1 };
+	KUNIT_EXPECT_EQ(test, rxe_sgl_copy(t->pd, &cur, sge, back, 8,
+					   RXE_FROM_MEM), -ENOSPC);
 
 	KUNIT_EXPECT_EQ(test, rxe_mr_dereg(dma, NULL), 0);
 	KUNIT_EXPECT_EQ(test, rxe_mr_dereg(ro, NULL), 0);
@@ -494,9 +506,18 @@ static void rxe_mr_test_mw(struct kunit *test)
 	expect_refused(test, t->qp, rkey1, va, 8, IB_ACCESS_REMOTE_READ,
 		       "type 1 unbound");
 
+	/* invalidating the MR closes the windows on it */
+	KUNIT_ASSERT_EQ(test, rxe_mw_bind(t->qp, mw1, t->mr, rkey1, va, 64,
+					  IB_ACCESS_REMOTE_READ), 0);
+	KUNIT_EXPECT_EQ(test, rxe_key_invalidate(t->qp, t->mr->lkey, false), 0);
+	expect_refused(test, t->qp, rkey1, va, 8, IB_ACCESS_REMOTE_READ,
+		       "MR invalidated");
+	KUNIT_EXPECT_EQ(test, refcount_read(&to_rmr(t->mr)->key.ref), 2u);
+
 	KUNIT_EXPECT_EQ(test, rxe_mw_dealloc(mw1), 0);
 	KUNIT_EXPECT_EQ(test, rxe_mw_dealloc(mw2), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&t->rxe->num_mw), 0);
+	KUNIT_EXPECT_EQ(test, refcount_read(&to_rmr(t->mr)->key.ref), 1u);
 }
 
 static struct kunit_case rxe_mr_test_cases[] = {

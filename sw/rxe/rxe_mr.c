@@ -131,6 +131,7 @@ bool rxe_mr_covers(const struct rxe_mr *mr, u64 iova, u64 len)
 bool rxe_mr_check(struct rxe_mr *mr, struct rxe_pd *pd, u32 key, u64 iova,
 		  u64 len, int access)
 {
+	/* pairs with the release in rxe_mr_fast_reg(): fields below are set */
 	if (smp_load_acquire(&mr->state) != RXE_MEM_VALID)
 		return false;
 	return mr->mkey == key && mr->pd == pd &&
@@ -332,6 +333,7 @@ int rxe_mr_fast_reg(struct rxe_qp *qp, struct ib_mr *ibmr, u32 key,
 	mr->access = access;
 	mr->iova = ibmr->iova;
 	mr->length = ibmr->length;
+	/* lookups that see the MR valid see the registration's fields */
 	smp_store_release(&mr->state, RXE_MEM_VALID);
 out:
 	spin_unlock_irqrestore(&mr->lock, flags);

@@ -77,7 +77,8 @@ enum rxe_mr_kind {
  * @length:    bytes in the region
  * @page_shift: log2 of the page list's page size
  * @page_offset: offset of @iova in the first page of the list
- * @npages:    pages in @pages; @max_pages: room in @pages
+ * @npages:    pages in @pages
+ * @max_pages: room in @pages
  * @pages:     kernel virtual address of each page (DMA addresses of a
  *             virtual-DMA device)
  * @num_mw:    memory windows bound to the MR; it cannot go while there are
@@ -126,7 +127,8 @@ bool rxe_mr_covers(const struct rxe_mr *mr, u64 iova, u64 len);
  * @mr:     the MR bound to, with a reference and counted in its @num_mw
  * @qpn:    type 2: the QP the window is bound to
  * @access: IB_ACCESS_REMOTE_* granted
- * @addr, @length: the window, in the MR's address space
+ * @addr:   start of the window, in the MR's address space
+ * @length: bytes in the window
  */
 struct rxe_mw {
 	struct ib_mw ibmw;

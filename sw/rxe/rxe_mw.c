@@ -102,6 +102,7 @@ EXPORT_SYMBOL_IF_KUNIT(rxe_mw_dealloc);
 static int rxe_mw_bind_check(struct rxe_mw *mw, struct rxe_mr *mr, u64 addr,
 			     u64 length, int access)
 {
+	/* acquire: pairs with rxe_mr_fast_reg() making the MR valid */
 	if (!mr || smp_load_acquire(&mr->state) != RXE_MEM_VALID ||
 	    mr->pd != mw->pd || (access & IB_ZERO_BASED))
 		return -EINVAL;
@@ -202,6 +203,7 @@ static bool rxe_mw_allows(struct rxe_mw *mw, struct rxe_qp *qp, u32 rkey,
 		return false;
 	if (va < mw->addr || len > mw->length || va - mw->addr > mw->length - len)
 		return false;
+	/* the MR may have been invalidated since the bind (acquire as above) */
 	return smp_load_acquire(&mw->mr->state) == RXE_MEM_VALID;
 }
 
