@@ -88,8 +88,8 @@ struct rxe_stats {
  * @port_state: IB_PORT_ACTIVE or IB_PORT_DOWN, follows the netdev
  * @port_mtu:  active MTU, from the netdev's MTU
  * @qp_xa:     QPN -> struct rxe_qp; lookups under RCU take a reference
- * @key_xa:    key index (key >> 8) -> struct rxe_mr or struct rxe_mw;
- *             both embed struct rxe_key at offset 0
+ * @key_xa:    key index (key >> 8) -> the struct rxe_key embedded in a
+ *             struct rxe_mr or struct rxe_mw (rxe_mr.h)
  * @mcast_lock: protects @mcast_list
  * @mcast_list: multicast groups with attached QPs
  * @stats:     per-CPU counters, indexed by enum rxe_counter
@@ -122,6 +122,15 @@ struct rxe_dev {
 static inline struct rxe_dev *to_rdev(struct ib_device *ibdev)
 {
 	return container_of(ibdev, struct rxe_dev, ib_dev);
+}
+
+/* Count one more object against its limit @max; false (and no count) when over. */
+static inline bool rxe_count_inc(atomic_t *num, int max)
+{
+	if (atomic_inc_return(num) <= max)
+		return true;
+	atomic_dec(num);
+	return false;
 }
 
 static inline void rxe_counter_inc(struct rxe_dev *rxe, enum rxe_counter c)
@@ -162,6 +171,7 @@ struct rxe_queue {
 int rxe_queue_init(struct rxe_queue *q, u32 min_slots, u32 elem_size);
 void rxe_queue_cleanup(struct rxe_queue *q);
 int rxe_queue_resize(struct rxe_queue *q, u32 min_slots, spinlock_t *lock);
+int rxe_queue_move(struct rxe_queue *q, struct rxe_queue *to);
 
 static inline u32 rxe_queue_slots(const struct rxe_queue *q)
 {

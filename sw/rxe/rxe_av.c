@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* rxe_av.c - address vectors (RoCEv2 only) and the address handle verbs built on them. */
+
+#include <kunit/visibility.h>
+#include "rxe.h"
+
+/* The source GID entry of @attr when it is a RoCE v2 one of @rxe, else NULL. */
+static const struct ib_gid_attr *rxe_av_sgid_attr(struct rxe_dev *rxe,
+						  const struct rdma_ah_attr *attr)
+{
+	const struct ib_gid_attr *sgid_attr = attr->grh.sgid_attr;
+
+	if (attr->type != RDMA_AH_ATTR_TYPE_ROCE ||
+	    !(attr->ah_flags & IB_AH_GRH) || !sgid_attr)
+		return NULL;
+	if (sgid_attr->device != &rxe->ib_dev ||
+	    sgid_attr->gid_type != IB_GID_TYPE_ROCE_UDP_ENCAP)
+		return NULL;
+	return sgid_attr;
+}
+
+/**
+ * rxe_av_from_attr() - build an address vector from the core's description
+ * @rxe: the device the vector is for
+ * @av: filled in
+ * @attr: a RoCE address with a GRH whose sgid_attr is a RoCE v2 GID of @rxe
+ *
+ * Context: any context.
+ * Return: 0, or -EINVAL when @attr is not such an address (then @av is
+ * unchanged).
+ */
+int rxe_av_from_attr(struct rxe_dev *rxe, struct rxe_av *av,
+		     const struct rdma_ah_attr *attr)
+{
+	const struct ib_global_route *grh = rdma_ah_read_grh(attr);
+	const struct ib_gid_attr *sgid_attr = rxe_av_sgid_attr(rxe, attr);
+	enum rdma_network_type type;
+
+	if (!sgid_attr) {
+		rxe_dbg_dev(rxe, "not a RoCE v2 address\n");
+		return -EINVAL;
+	}
+	type = rdma_gid_attr_network_type(sgid_attr);
+	if (type != RDMA_NETWORK_IPV4 && type != RDMA_NETWORK_IPV6)
+		return -EINVAL;
+
+	av->network_type = type;
+	memcpy(av->dmac, attr->roce.dmac, ETH_ALEN);
+	av->sgid_index = sgid_attr->index;
+	av->sgid = sgid_attr->gid;
+	av->dgid = grh->dgid;
+	av->hop_limit = grh->hop_limit;
+	av->traffic_class = grh->traffic_class;
+	av->flow_label = grh->flow_label;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(rxe_av_from_attr);
+
+/**
+ * rxe_av_to_attr() - describe an address vector for query_ah / query_qp
+ * @av: the vector
+ * @attr: filled in, without an sgid_attr reference
+ *
+ * Context: any context.
+ */
+void rxe_av_to_attr(const struct rxe_av *av, struct rdma_ah_attr *attr)
+{
+	union ib_gid dgid = av->dgid;
+
+	memset(attr, 0, sizeof(*attr));
+	attr->type = RDMA_AH_ATTR_TYPE_ROCE;
+	rdma_ah_set_port_num(attr, 1);
+	memcpy(attr->roce.dmac, av->dmac, ETH_ALEN);
+	rdma_ah_set_grh(attr, &dgid, av->flow_label, av->sgid_index,
+			av->hop_limit, av->traffic_class);
+}
+EXPORT_SYMBOL_IF_KUNIT(rxe_av_to_attr);
+
+/**
+ * rxe_ah_create() - the create_ah verb
+ * @ibah: the AH, allocated by the core
+ * @init: its address
+ * @udata: user data; user AHs are not supported yet
+ *
+ * Context: any context unless init->flags has RDMA_CREATE_AH_SLEEPABLE.
+ * Return: 0, -EOPNOTSUPP, -EINVAL for an address that is not RoCE v2,
+ * -ENOMEM beyond attr.max_ah.
+ */
+int rxe_ah_create(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
+		  struct ib_udata *udata)
+{
+	struct rxe_dev *rxe = to_rdev(ibah->device);
+	int err;
+
+	if (udata)
+		return -EOPNOTSUPP;
+	if (!rxe_count_inc(&rxe->num_ah, rxe->attr.max_ah)) {
+		rxe_dbg_dev(rxe, "too many AHs\n");
+		return -ENOMEM;
+	}
+	err = rxe_av_from_attr(rxe, &to_rah(ibah)->av, init->ah_attr);
+	if (err)
+		atomic_dec(&rxe->num_ah);
+	return err;
+}
+
+/**
+ * rxe_ah_modify() - the modify_ah verb
+ * @ibah: the AH
+ * @attr: its new address
+ *
+ * Context: any context.
+ * Return: 0 or -EINVAL (the AH keeps its address).
+ */
+int rxe_ah_modify(struct ib_ah *ibah, struct rdma_ah_attr *attr)
+{
+	struct rxe_av av;
+	int err;
+
+	err = rxe_av_from_attr(to_rdev(ibah->device), &av, attr);
+	if (!err)
+		to_rah(ibah)->av = av;
+	return err;
+}
+
+/**
+ * rxe_ah_query() - the query_ah verb
+ * @ibah: the AH
+ * @attr: filled with its address (the core adds no sgid_attr)
+ *
+ * Context: any context.
+ * Return: 0.
+ */
+int rxe_ah_query(struct ib_ah *ibah, struct rdma_ah_attr *attr)
+{
+	rxe_av_to_attr(&to_rah(ibah)->av, attr);
+	return 0;
+}
+
+/**
+ * rxe_ah_destroy() - the destroy_ah verb
+ * @ibah: the AH
+ * @flags: RDMA_DESTROY_AH_SLEEPABLE or 0
+ *
+ * Context: any context.
+ * Return: 0.
+ */
+int rxe_ah_destroy(struct ib_ah *ibah, u32 flags)
+{
+	atomic_dec(&to_rdev(ibah->device)->num_ah);
+	return 0;
+}

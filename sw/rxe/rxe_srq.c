@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* rxe_srq.c - shared receive queues: posting, the responders' side, the limit event, resizing. */
+
+#include "rxe.h"
+
+/*
+ * Locks: srq->lock serialises posters and modify_srq; srq->cons_lock
+ * serialises the responders of the QPs sharing the SRQ. A resize takes
+ * both, cons_lock first. The limit is armed under srq->lock and disarmed
+ * with cmpxchg() by the consumer that takes the count below it, so the
+ * consumer side never needs the producers' lock.
+ */
+
+static bool rxe_srq_size_ok(u32 max_wr)
+{
+	return max_wr >= 1 && max_wr <= RXE_MAX_SRQ_WR;
+}
+
+/**
+ * rxe_srq_create() - the create_srq verb
+ * @ibsrq: the SRQ, allocated by the core
+ * @init: IB_SRQT_BASIC; attr.max_wr (1..RXE_MAX_SRQ_WR) and attr.max_sge
+ *	(up to RXE_MAX_SGE); both are replaced by what the SRQ really holds
+ * @udata: user data; user SRQs are not supported yet
+ *
+ * Context: process context.
+ * Return: 0, -EOPNOTSUPP, -EINVAL for sizes out of range, -ENOMEM (also
+ * beyond attr.max_srq).
+ */
+int rxe_srq_create(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
+		   struct ib_udata *udata)
+{
+	struct rxe_dev *rxe = to_rdev(ibsrq->device);
+	struct rxe_srq *srq = to_rsrq(ibsrq);
+	struct ib_srq_attr *attr = &init->attr;
+	int err;
+
+	if (udata || init->srq_type != IB_SRQT_BASIC)
+		return -EOPNOTSUPP;
+	if (!rxe_srq_size_ok(attr->max_wr) || attr->max_sge > RXE_MAX_SGE) {
+		rxe_dbg_dev(rxe, "bad SRQ size %u/%u\n", attr->max_wr,
+			    attr->max_sge);
+		return -EINVAL;
+	}
+	if (!rxe_count_inc(&rxe->num_srq, rxe->attr.max_srq))
+		return -ENOMEM;
+
+	srq->max_sge = max(attr->max_sge, 1u);
+	err = rxe_queue_init(&srq->rq, attr->max_wr,
+			     rxe_recv_wqe_size(srq->max_sge));
+	if (err) {
+		atomic_dec(&rxe->num_srq);
+		return err;
+	}
+	spin_lock_init(&srq->lock);
+	spin_lock_init(&srq->cons_lock);
+	srq->limit = 0;
+	attr->max_wr = rxe_queue_slots(&srq->rq);
+	attr->max_sge = srq->max_sge;
+	return 0;
+}
+
+/**
+ * rxe_srq_destroy() - the destroy_srq verb
+ * @ibsrq: the SRQ; no QP uses it any more
+ * @udata: user data (unused)
+ *
+ * Context: process context.
+ * Return: 0.
+ */
+int rxe_srq_destroy(struct ib_srq *ibsrq, struct ib_udata *udata)
+{
+	rxe_queue_cleanup(&to_rsrq(ibsrq)->rq);
+	atomic_dec(&to_rdev(ibsrq->device)->num_srq);
+	return 0;
+}
+
+/* Queue one receive WR; caller holds srq->lock. */
+static int rxe_srq_post_one(struct rxe_srq *srq, const struct ib_recv_wr *wr)
+{
+	struct rxe_recv_wqe *wqe;
+	u64 length = 0;
+	int i;
+
+	lockdep_assert_held(&srq->lock);
+	if (wr->num_sge < 0 || wr->num_sge > srq->max_sge)
+		return -EINVAL;
+	if (rxe_queue_full(&srq->rq))
+		return -ENOMEM;
+	for (i = 0; i < wr->num_sge; i++)
+		length += wr->sg_list[i].length;
+	if (length > U32_MAX)
+		return -EINVAL;
+
+	wqe = rxe_queue_tail(&srq->rq);
+	wqe->wr_id = wr->wr_id;
+	wqe->num_sge = wr->num_sge;
+	wqe->length = length;
+	memcpy(wqe->sge, wr->sg_list, wr->num_sge * sizeof(*wr->sg_list));
+	rxe_queue_produce(&srq->rq);
+	return 0;
+}
+
+/**
+ * rxe_srq_post_recv() - the post_srq_recv verb
+ * @ibsrq: the SRQ
+ * @wr: a chain of receive WRs
+ * @bad_wr: set to the first WR not posted on failure
+ *
+ * Context: any context.
+ * Return: 0, -EINVAL for too many SGEs, -ENOMEM when the SRQ is full.
+ */
+int rxe_srq_post_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
+		      const struct ib_recv_wr **bad_wr)
+{
+	struct rxe_srq *srq = to_rsrq(ibsrq);
+	unsigned long flags;
+	int err = 0;
+
+	spin_lock_irqsave(&srq->lock, flags);
+	for (; wr; wr = wr->next) {
+		err = rxe_srq_post_one(srq, wr);
+		if (err) {
+			*bad_wr = wr;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&srq->lock, flags);
+	return err;
+}
+
+/* Resize with both ends of the ring stopped; @limit must stay below. */
+static int rxe_srq_resize(struct rxe_srq *srq, u32 max_wr, u32 limit)
+{
+	struct rxe_queue to;
+	unsigned long flags;
+	int err;
+
+	err = rxe_queue_init(&to, max_wr, srq->rq.elem_size);
+	if (err)
+		return err;
+	spin_lock_irqsave(&srq->cons_lock, flags);
+	spin_lock(&srq->lock);
+	if (limit >= rxe_queue_slots(&to))
+		err = -EINVAL;
+	else
+		err = rxe_queue_move(&srq->rq, &to);
+	spin_unlock(&srq->lock);
+	spin_unlock_irqrestore(&srq->cons_lock, flags);
+	rxe_queue_cleanup(&to);
+	return err;
+}
+
+/* Arm the limit event; caller holds nothing. */
+static int rxe_srq_arm(struct rxe_srq *srq, u32 limit)
+{
+	unsigned long flags;
+	int err = 0;
+
+	spin_lock_irqsave(&srq->lock, flags);
+	if (limit >= rxe_queue_slots(&srq->rq))
+		err = -EINVAL;
+	else
+		WRITE_ONCE(srq->limit, limit);
+	spin_unlock_irqrestore(&srq->lock, flags);
+	return err;
+}
+
+/**
+ * rxe_srq_modify() - the modify_srq verb
+ * @ibsrq: the SRQ
+ * @attr: the new values
+ * @mask: IB_SRQ_MAX_WR (resize, keeping the WQEs queued) and/or
+ *	IB_SRQ_LIMIT (arm the limit event; below max_wr)
+ * @udata: user data; must be NULL
+ *
+ * Context: process context.
+ * Return: 0, -EINVAL (bad size, fewer slots than WQEs queued, limit not
+ * below max_wr), -EOPNOTSUPP, -ENOMEM.
+ */
+int rxe_srq_modify(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
+		   enum ib_srq_attr_mask mask, struct ib_udata *udata)
+{
+	struct rxe_srq *srq = to_rsrq(ibsrq);
+	u32 limit;
+	int err;
+
+	if (udata)
+		return -EOPNOTSUPP;
+	if (mask & ~(IB_SRQ_MAX_WR | IB_SRQ_LIMIT))
+		return -EINVAL;
+	if (mask & IB_SRQ_MAX_WR) {
+		if (!rxe_srq_size_ok(attr->max_wr))
+			return -EINVAL;
+		limit = mask & IB_SRQ_LIMIT ? attr->srq_limit :
+					      READ_ONCE(srq->limit);
+		err = rxe_srq_resize(srq, attr->max_wr, limit);
+		if (err)
+			return err;
+	}
+	if (mask & IB_SRQ_LIMIT)
+		return rxe_srq_arm(srq, attr->srq_limit);
+	return 0;
+}
+
+/**
+ * rxe_srq_query() - the query_srq verb
+ * @ibsrq: the SRQ
+ * @attr: filled with its size, SGEs per WQE and armed limit (0: none)
+ *
+ * Context: any context.
+ * Return: 0.
+ */
+int rxe_srq_query(struct ib_srq *ibsrq, struct ib_srq_attr *attr)
+{
+	struct rxe_srq *srq = to_rsrq(ibsrq);
+
+	attr->max_wr = rxe_queue_slots(&srq->rq);
+	attr->max_sge = srq->max_sge;
+	attr->srq_limit = READ_ONCE(srq->limit);
+	return 0;
+}
+
+/* Disarm the limit if @count went below it; true if this call did. */
+static bool rxe_srq_limit_hit(struct rxe_srq *srq, u32 count)
+{
+	u32 limit = READ_ONCE(srq->limit);
+
+	return limit && count < limit && cmpxchg(&srq->limit, limit, 0) == limit;
+}
+
+static void rxe_srq_limit_event(struct rxe_srq *srq)
+{
+	struct ib_srq *ibsrq = &srq->ibsrq;
+	struct ib_event ev = {
+		.device = ibsrq->device,
+		.element.srq = ibsrq,
+		.event = IB_EVENT_SRQ_LIMIT_REACHED,
+	};
+
+	if (ibsrq->event_handler)
+		ibsrq->event_handler(&ev, ibsrq->srq_context);
+}
+
+/**
+ * rxe_srq_take() - take the oldest receive WQE of an SRQ (responder side)
+ * @srq: the SRQ
+ * @dst: receives a copy of the WQE
+ * @max_sge: SGEs @dst has room for; at least the SRQ's max_sge
+ *
+ * When the limit is armed and the WQEs left fall below it, the limit is
+ * disarmed and IB_EVENT_SRQ_LIMIT_REACHED goes to the SRQ's event handler.
+ *
+ * Context: process or softirq context.
+ * Return: 0, -EAGAIN when the SRQ is empty, -EINVAL (and a warning) when
+ * @dst is too small.
+ */
+int rxe_srq_take(struct rxe_srq *srq, struct rxe_recv_wqe *dst, u32 max_sge)
+{
+	struct rxe_recv_wqe *wqe;
+	unsigned long flags;
+	bool hit;
+
+	spin_lock_irqsave(&srq->cons_lock, flags);
+	wqe = rxe_queue_head(&srq->rq);
+	if (!wqe || WARN_ON_ONCE(wqe->num_sge > max_sge)) {
+		spin_unlock_irqrestore(&srq->cons_lock, flags);
+		return wqe ? -EINVAL : -EAGAIN;
+	}
+	memcpy(dst, wqe, rxe_recv_wqe_size(wqe->num_sge));
+	rxe_queue_consume(&srq->rq);
+	hit = rxe_srq_limit_hit(srq, rxe_queue_count(&srq->rq));
+	spin_unlock_irqrestore(&srq->cons_lock, flags);
+
+	if (hit)
+		rxe_srq_limit_event(srq);
+	return 0;
+}
