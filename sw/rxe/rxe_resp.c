@@ -1,14 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* rxe_resp.c - the responder: executes the requests a QP receives and answers them, one step of a state table at a time. */
+/* rxe_resp.c - the responder's state table: one step at a time from a received request to its answer; ACKs and NAKs; the task and the QP's life. */
 
 #include <kunit/visibility.h>
-#include <linux/etherdevice.h>
-#include <linux/ip.h>
-#include <linux/ipv6.h>
 #include <linux/slab.h>
 
-#include "rxe.h"
-#include "rxe_qp.h"
+#include "rxe_resp_priv.h"
 
 /*
  * How a request moves through the responder. Each step is one handler;
@@ -42,25 +38,9 @@ enum rxe_resp_step {
 	RXE_NUM_STEPS
 };
 
-enum rxe_resp_out {
-	RXE_OUT_OK,		/* go on */
-	RXE_OUT_DUP,		/* PSN before the expected one */
-	RXE_OUT_AHEAD,		/* PSN after the expected one */
-	RXE_OUT_READ,		/* duplicate READ: resend its responses */
-	RXE_OUT_NAK,		/* answer with resp.nak_syndrome */
-	RXE_OUT_FATAL,		/* the request fails; see rxe_resp_fail() */
-	RXE_OUT_DROP,		/* discard the packet */
-	RXE_OUT_FLUSH,		/* the QP is in error */
-	RXE_NUM_OUTS,
-	/* handled by the runner: the packet stays at its step */
-	RXE_OUT_WAIT,		/* nothing to do, or no memory: stop */
-	RXE_OUT_YIELD,		/* progress made: let other work run */
-};
-
 static const u8 rxe_resp_next[RXE_NUM_STEPS][RXE_NUM_OUTS] = {
 	[RXE_STEP_GET] = {
 		[RXE_OUT_OK] = RXE_STEP_PSN,
-		[RXE_OUT_FLUSH] = RXE_STEP_FLUSH,
 	},
 	[RXE_STEP_PSN] = {
 		[RXE_OUT_OK] = RXE_STEP_SEQ,
@@ -109,13 +89,6 @@ static const u8 rxe_resp_next[RXE_NUM_STEPS][RXE_NUM_OUTS] = {
 	[RXE_STEP_DROP] = { [RXE_OUT_OK] = RXE_STEP_GET },
 };
 
-/* last_opcode while no message is open: any complete, single-packet one. */
-#define RXE_RESP_NO_MSG		IB_OPCODE_RC_SEND_ONLY
-/* Requests whose ACK may wait for the next ones before it is sent. */
-#define RXE_RESP_ACK_BATCH	8
-/* READ responses sent per run of the task. */
-#define RXE_RESP_READ_BURST	16
-
 enum rxe_resp_kind {
 	RXE_KIND_SEND,
 	RXE_KIND_WRITE,
@@ -123,11 +96,6 @@ enum rxe_resp_kind {
 	RXE_KIND_ATOMIC,
 	RXE_NUM_KINDS
 };
-
-static struct rxe_pkt *rxe_resp_pkt(struct rxe_qp *qp)
-{
-	return RXE_SKB_PKT(qp->resp.skb);
-}
 
 static enum rxe_resp_kind rxe_resp_kind(const struct rxe_pkt *pkt)
 {
@@ -138,27 +106,6 @@ static enum rxe_resp_kind rxe_resp_kind(const struct rxe_pkt *pkt)
 	if (pkt->flags & RXE_OPF_READ)
 		return RXE_KIND_READ;
 	return RXE_KIND_ATOMIC;
-}
-
-static bool rxe_resp_is_rc(const struct rxe_qp *qp)
-{
-	return rxe_qp_type(qp) == IB_QPT_RC;
-}
-
-static bool rxe_resp_is_ud(const struct rxe_qp *qp)
-{
-	return rxe_qp_type(qp) == IB_QPT_UD || rxe_qp_type(qp) == IB_QPT_GSI;
-}
-
-static u32 rxe_resp_mtu(const struct rxe_qp *qp)
-{
-	return max_t(u32, qp->attr.mtu, 256);
-}
-
-/* PSNs (responses) a READ of @len bytes takes: at least one. */
-static u32 rxe_resp_read_npkts(const struct rxe_qp *qp, u32 len)
-{
-	return max_t(u32, DIV_ROUND_UP(len, rxe_resp_mtu(qp)), 1);
 }
 
 /* --- pure decisions ------------------------------------------------------ */
@@ -218,7 +165,7 @@ bool rxe_resp_seq_valid(u8 prev, u8 next)
 }
 EXPORT_SYMBOL_IF_KUNIT(rxe_resp_seq_valid);
 
-/* --- replies: ACK, NAK, READ responses, ATOMIC ACK ----------------------- */
+/* --- replies ------------------------------------------------------------- */
 
 /**
  * rxe_resp_hdr_fill() - write the BTH and AETH of a reply
@@ -253,10 +200,22 @@ static void rxe_resp_reply_init(struct rxe_qp *qp, struct rxe_pkt *reply,
 	reply->port = 1;
 }
 
-/* A reply of @opcode with room for @len payload bytes, headers written. */
-static struct sk_buff *rxe_resp_reply_new(struct rxe_qp *qp,
-					  struct rxe_pkt *reply, u8 opcode,
-					  u32 len, u8 syndrome, u32 psn)
+/**
+ * rxe_resp_reply_new() - allocate a reply and write its headers
+ * @qp:       the responder's QP
+ * @reply:    filled in for the reply (@hdr points at its BTH)
+ * @opcode:   reply opcode
+ * @len:      payload bytes the caller will write at rxe_pkt_payload()
+ * @syndrome: AETH syndrome, for opcodes with an AETH
+ * @psn:      PSN of the reply
+ *
+ * The pad after the payload is zeroed. Counts RXE_CNT_DROP_NOMEM when no
+ * buffer is available. Any context.
+ *
+ * Return: the reply, to be sent with rxe_resp_xmit(), or NULL.
+ */
+struct sk_buff *rxe_resp_reply_new(struct rxe_qp *qp, struct rxe_pkt *reply,
+				   u8 opcode, u32 len, u8 syndrome, u32 psn)
 {
 	u8 pad = (0u - len) & RXE_MAX_PAD;
 	u32 paylen = rxe_opcode[opcode].length + len + pad + RXE_ICRC_SIZE;
@@ -275,9 +234,17 @@ static struct sk_buff *rxe_resp_reply_new(struct rxe_qp *qp,
 	return skb;
 }
 
-/* A reply that does not leave is lost like one the wire lost. */
-static void rxe_resp_xmit(struct rxe_qp *qp, struct sk_buff *skb,
-			  struct rxe_pkt *reply)
+/**
+ * rxe_resp_xmit() - send a reply built by rxe_resp_reply_new()
+ * @qp:    the responder's QP
+ * @skb:   the reply; consumed
+ * @reply: its packet description
+ *
+ * A reply that cannot leave is lost like one the wire lost: the
+ * requester's retry recovers it. Any context.
+ */
+void rxe_resp_xmit(struct rxe_qp *qp, struct sk_buff *skb,
+		   struct rxe_pkt *reply)
 {
 	int err = rxe_net_xmit(qp->rxe, &qp->av, qp->sport, skb, reply);
 
@@ -286,8 +253,15 @@ static void rxe_resp_xmit(struct rxe_qp *qp, struct sk_buff *skb,
 			   rxe_opcode_name(reply->opcode), reply->psn, err);
 }
 
-/* ACK or NAK (RC_ACKNOWLEDGE). Return: 0 or -ENOMEM. */
-static int rxe_resp_send_aeth(struct rxe_qp *qp, u8 syndrome, u32 psn)
+/**
+ * rxe_resp_send_aeth() - send an ACK or a NAK (RC_ACKNOWLEDGE)
+ * @qp:       the responder's QP
+ * @syndrome: AETH syndrome (rxe_resp_syndrome_*())
+ * @psn:      PSN the ACK or NAK is about
+ *
+ * Any context. Return: 0, or -ENOMEM when no buffer is available.
+ */
+int rxe_resp_send_aeth(struct rxe_qp *qp, u8 syndrome, u32 psn)
 {
 	struct rxe_pkt reply;
 	struct sk_buff *skb;
@@ -300,22 +274,17 @@ static int rxe_resp_send_aeth(struct rxe_qp *qp, u8 syndrome, u32 psn)
 	return 0;
 }
 
-static int rxe_resp_send_atomic_ack(struct rxe_qp *qp, u32 psn, u64 orig)
-{
-	struct rxe_pkt reply;
-	struct sk_buff *skb;
-
-	skb = rxe_resp_reply_new(qp, &reply, IB_OPCODE_RC_ATOMIC_ACKNOWLEDGE,
-				 0, rxe_resp_syndrome_ack(), psn);
-	if (!skb)
-		return -ENOMEM;
-	rxe_atmack_set(&reply, orig);
-	rxe_resp_xmit(qp, skb, &reply);
-	return 0;
-}
-
-/* Send the one ACK that coalesced requests wait for (the newest PSN). */
-static int rxe_resp_ack_flush(struct rxe_qp *qp)
+/**
+ * rxe_resp_ack_flush() - send the ACK coalesced requests wait for
+ * @qp: the responder's QP
+ *
+ * One ACK with the newest PSN received covers every request that asked
+ * for one since the last ACK. Called before anything else goes back to the
+ * requester, and when no more requests wait. Responder task only.
+ *
+ * Return: 0, or -ENOMEM (the ACK stays owed).
+ */
+int rxe_resp_ack_flush(struct rxe_qp *qp)
 {
 	struct rxe_resp_state *resp = &qp->resp;
 
@@ -328,8 +297,15 @@ static int rxe_resp_ack_flush(struct rxe_qp *qp)
 	return 0;
 }
 
-/* Out of memory: keep the packet at its step and try again shortly. */
-static enum rxe_resp_out rxe_resp_wait_mem(struct rxe_qp *qp)
+/**
+ * rxe_resp_wait_mem() - out of memory: retry the current step shortly
+ * @qp: the responder's QP
+ *
+ * The packet stays at its step; a timer schedules the task again.
+ *
+ * Return: RXE_OUT_WAIT, for the step to return.
+ */
+enum rxe_resp_out rxe_resp_wait_mem(struct rxe_qp *qp)
 {
 	mod_timer(&qp->resp.retry, jiffies + 1);
 	return RXE_OUT_WAIT;
@@ -342,7 +318,7 @@ static void rxe_resp_retry_fn(struct timer_list *t)
 	rxe_task_sched(&qp->resp_task);
 }
 
-/* --- what the responder holds: packets, MRs, the receive WQE ------------- */
+/* --- packets the responder holds, failing requests ------------------------ */
 
 static void rxe_resp_pkt_free(struct sk_buff *skb)
 {
@@ -368,139 +344,21 @@ static void rxe_resp_purge(struct rxe_qp *qp)
 		rxe_resp_pkt_free(skb);
 }
 
-static void rxe_resp_xfer_put(struct rxe_resp_xfer *x)
-{
-	if (x->mr) {
-		rxe_mr_put(x->mr);
-		x->mr = NULL;
-	}
-}
-
-static struct rxe_recv_wqe *rxe_resp_wqe(struct rxe_qp *qp)
-{
-	return (struct rxe_recv_wqe *)qp->resp.wqe_buf;
-}
-
-static struct rxe_pd *rxe_resp_wqe_pd(struct rxe_qp *qp)
-{
-	return qp->srq ? to_rpd(qp->srq->ibsrq.pd) : rxe_qp_pd(qp);
-}
-
-/* Copy the oldest receive WQE off the QP's own RQ. */
-static bool rxe_resp_rq_take(struct rxe_qp *qp, struct rxe_recv_wqe *dst)
-{
-	struct rxe_recv_wqe *src;
-	unsigned long flags;
-	u32 num_sge;
-
-	spin_lock_irqsave(&qp->resp.lock, flags);
-	src = rxe_queue_head(&qp->rq);
-	if (src) {
-		num_sge = min_t(u32, READ_ONCE(src->num_sge), RXE_MAX_SGE);
-		memcpy(dst, src, rxe_recv_wqe_size(num_sge));
-		dst->num_sge = num_sge;
-		rxe_queue_consume(&qp->rq);
-	}
-	spin_unlock_irqrestore(&qp->resp.lock, flags);
-	return src;
-}
-
-/* Make sure a receive WQE is held for the open message. */
-static bool rxe_resp_wqe_get(struct rxe_qp *qp)
-{
-	struct rxe_resp_state *resp = &qp->resp;
-	struct rxe_recv_wqe *wqe = rxe_resp_wqe(qp);
-	bool got;
-
-	if (resp->wqe_valid)
-		return true;
-	if (qp->srq)
-		got = !rxe_srq_take(qp->srq, wqe, RXE_MAX_SGE);
-	else
-		got = rxe_resp_rq_take(qp, wqe);
-	if (!got)
-		return false;
-	resp->dma = (struct rxe_dma){
-		.length = wqe->length,
-		.resid = wqe->length,
-		.num_sge = wqe->num_sge,
-	};
-	resp->wqe_valid = true;
-	return true;
-}
-
-static void rxe_resp_wc_init(struct rxe_qp *qp, struct ib_wc *wc,
-			     enum ib_wc_status status)
-{
-	memset(wc, 0, sizeof(*wc));
-	wc->wr_id = rxe_resp_wqe(qp)->wr_id;
-	wc->status = status;
-	wc->opcode = IB_WC_RECV;
-	wc->qp = &qp->ibqp;
-	wc->src_qp = qp->attr.dest_qpn;
-	wc->pkey_index = qp->attr.pkey_index;
-	wc->port_num = 1;
-}
-
-/* Complete the held receive WQE with an error, if there is one. */
-static void rxe_resp_wqe_fail(struct rxe_qp *qp, enum ib_wc_status status)
-{
-	struct ib_wc wc;
-
-	if (!qp->resp.wqe_valid)
-		return;
-	rxe_resp_wc_init(qp, &wc, status);
-	qp->resp.wqe_valid = false;
-	if (rxe_cq_post(qp->rcq, &wc, true))
-		rxe_dbg_qp(qp, "receive completion lost\n");
-}
-
-/* Every WQE still on the RQ completes as flushed. */
-static void rxe_resp_flush_rq(struct rxe_qp *qp)
-{
-	struct rxe_recv_wqe *wqe;
-	unsigned long flags;
-	struct ib_wc wc;
-
-	if (qp->srq || !qp->rcq)
-		return;
-	spin_lock_irqsave(&qp->resp.lock, flags);
-	while ((wqe = rxe_queue_head(&qp->rq))) {
-		memset(&wc, 0, sizeof(wc));
-		wc.wr_id = wqe->wr_id;
-		wc.status = IB_WC_WR_FLUSH_ERR;
-		wc.opcode = IB_WC_RECV;
-		wc.qp = &qp->ibqp;
-		rxe_queue_consume(&qp->rq);
-		rxe_cq_post(qp->rcq, &wc, true);
-	}
-	spin_unlock_irqrestore(&qp->resp.lock, flags);
-}
-
-/*
- * The open message is given up (UC after a loss or a bad packet): the
- * receive WQE is kept for the next message, a WRITE forgets its MR.
+/**
+ * rxe_resp_fail() - the current request fails
+ * @qp:     the responder's QP
+ * @code:   RXE_AETH_NAK_* code an RC requester gets back
+ * @status: status the held receive WQE completes with, or IB_WC_SUCCESS
+ *          when no WQE is concerned
+ *
+ * RC answers with the NAK and goes to error. UC and UD give the message
+ * up, unless a receive WQE has to complete with @status (UC then goes to
+ * error as well, UD does not). Responder task only.
+ *
+ * Return: the outcome for the failing step to return.
  */
-static void rxe_resp_abandon(struct rxe_qp *qp)
-{
-	struct rxe_resp_state *resp = &qp->resp;
-
-	if (resp->wqe_valid) {
-		resp->dma.resid = resp->dma.length;
-		resp->dma.cur_sge = 0;
-		resp->dma.sge_offset = 0;
-	}
-	rxe_resp_xfer_put(&resp->wr);
-	resp->last_opcode = RXE_RESP_NO_MSG;
-}
-
-/*
- * The current request fails with NAK @code. RC answers it and goes to
- * error; UC and UD give the message up, unless a receive WQE has to
- * complete with @status (UC then goes to error too, UD does not).
- */
-static enum rxe_resp_out rxe_resp_fail(struct rxe_qp *qp, u8 code,
-				       enum ib_wc_status status)
+enum rxe_resp_out rxe_resp_fail(struct rxe_qp *qp, u8 code,
+				enum ib_wc_status status)
 {
 	struct rxe_resp_state *resp = &qp->resp;
 
@@ -526,460 +384,19 @@ static enum rxe_resp_out rxe_resp_fail(struct rxe_qp *qp, u8 code,
 	return RXE_OUT_DROP;
 }
 
-/* --- READ/ATOMIC requests kept for replay -------------------------------- */
-
-static struct rxe_resp_rd *rxe_resp_rd_ring(struct rxe_qp *qp)
-{
-	struct rxe_resp_state *resp = &qp->resp;
-	u32 slots = max_t(u32, qp->attr.max_dest_rd_atomic, 1);
-
-	if (!resp->rd_ring) {
-		resp->rd_ring = kcalloc(slots, sizeof(*resp->rd_ring),
-					GFP_ATOMIC);
-		if (!resp->rd_ring)
-			return NULL;
-		resp->rd_slots = slots;
-		resp->rd_next = 0;
-	}
-	return resp->rd_ring;
-}
-
-/* The oldest entry makes room; returns the entry now holding @rec. */
-static struct rxe_resp_rd *rxe_resp_rd_keep(struct rxe_qp *qp,
-					    const struct rxe_resp_rd *rec)
-{
-	struct rxe_resp_state *resp = &qp->resp;
-	struct rxe_resp_rd *slot = &resp->rd_ring[resp->rd_next];
-
-	*slot = *rec;
-	resp->rd_next = (resp->rd_next + 1) % resp->rd_slots;
-	return slot;
-}
-
-/* The kept request whose PSN range holds @psn. */
-static struct rxe_resp_rd *rxe_resp_rd_find(struct rxe_qp *qp, u32 psn)
-{
-	struct rxe_resp_state *resp = &qp->resp;
-	struct rxe_resp_rd *e;
-	s32 d;
-
-	if (!resp->rd_ring)
-		return NULL;
-	for (e = resp->rd_ring; e < resp->rd_ring + resp->rd_slots; e++) {
-		d = rxe_psn_diff(psn, e->psn);
-		if (e->npkts && d >= 0 && d < e->npkts)
-			return e;
-	}
-	return NULL;
-}
-
-static struct rxe_resp_rd *rxe_resp_rd_last(struct rxe_qp *qp)
-{
-	struct rxe_resp_state *resp = &qp->resp;
-
-	return &resp->rd_ring[(resp->rd_next + resp->rd_slots - 1) %
-			      resp->rd_slots];
-}
-
-/* --- SEND ----------------------------------------------------------------- */
-
-/* Packets that consume a receive WQE need one (RNR NAK on RC if none). */
-static enum rxe_resp_out rxe_resp_send_res(struct rxe_qp *qp)
-{
-	struct rxe_pkt *pkt = rxe_resp_pkt(qp);
-	struct rxe_resp_state *resp = &qp->resp;
-
-	if (!(pkt->flags & RXE_OPF_RWR) || rxe_resp_wqe_get(qp))
-		return RXE_OUT_OK;
-	rxe_dbg_qp(qp, "%s psn %#x: no receive WQE\n",
-		   rxe_opcode_name(pkt->opcode), pkt->psn);
-	if (!rxe_resp_is_rc(qp))
-		return RXE_OUT_DROP;
-	rxe_counter_inc(qp->rxe, RXE_CNT_SND_RNR);
-	resp->nak_syndrome = rxe_resp_syndrome_rnr(qp->attr.min_rnr_timer);
-	resp->nak_psn = pkt->psn;
-	return RXE_OUT_NAK;
-}
-
-/* UD: the network header goes into the first 40 bytes of the buffer. */
-static int rxe_resp_grh_copy(struct rxe_qp *qp)
-{
-	struct sk_buff *skb = qp->resp.skb;
-	union rdma_network_hdr hdr;
-
-	memset(&hdr, 0, sizeof(hdr));
-	if (ip_hdr(skb)->version == 4)
-		memcpy(&hdr.roce4grh, ip_hdr(skb), sizeof(hdr.roce4grh));
-	else
-		memcpy(&hdr.ibgrh, ipv6_hdr(skb), sizeof(hdr.ibgrh));
-	return rxe_sgl_copy(rxe_resp_wqe_pd(qp), &qp->resp.dma,
-			    rxe_resp_wqe(qp)->sge, &hdr, sizeof(hdr),
-			    RXE_TO_MEM);
-}
-
-static enum rxe_resp_out rxe_resp_send_exec(struct rxe_qp *qp)
-{
-	struct rxe_pkt *pkt = rxe_resp_pkt(qp);
-	struct rxe_resp_state *resp = &qp->resp;
-	u32 len = rxe_pkt_payload_len(pkt);
-	u32 need = len;
-
-	if (rxe_resp_is_ud(qp))
-		need += sizeof(union rdma_network_hdr);
-	if (need > resp->dma.resid)
-		return rxe_resp_fail(qp, RXE_AETH_NAK_INVALID, IB_WC_LOC_LEN_ERR);
-	if (rxe_resp_is_ud(qp) && rxe_resp_grh_copy(qp))
-		goto err_copy;
-	if (len && rxe_sgl_copy(rxe_resp_wqe_pd(qp), &resp->dma,
-				rxe_resp_wqe(qp)->sge, rxe_pkt_payload(pkt),
-				len, RXE_TO_MEM))
-		goto err_copy;
-	return RXE_OUT_OK;
-
-err_copy:
-	return rxe_resp_fail(qp, RXE_AETH_NAK_OPERATIONAL, IB_WC_LOC_PROT_ERR);
-}
-
-/* SEND and WRITE: ACK when asked, coalescing while more requests wait. */
-static enum rxe_resp_out rxe_resp_ack_reply(struct rxe_qp *qp)
-{
-	struct rxe_pkt *pkt = rxe_resp_pkt(qp);
-	struct rxe_resp_state *resp = &qp->resp;
-
-	if (!rxe_resp_is_rc(qp))
-		return RXE_OUT_OK;
-	if (!rxe_bth_ackreq(pkt)) {
-		if (pkt->flags & RXE_OPF_LAST)
-			rxe_counter_inc(qp->rxe, RXE_CNT_ACK_DEFERRED);
-		return RXE_OUT_OK;
-	}
-	if (resp->ack_owed + 1 < RXE_RESP_ACK_BATCH &&
-	    !skb_queue_empty(&qp->req_pkts)) {
-		resp->ack_owed++;
-		rxe_counter_inc(qp->rxe, RXE_CNT_ACK_DEFERRED);
-		return RXE_OUT_OK;
-	}
-	if (rxe_resp_send_aeth(qp, rxe_resp_syndrome_ack(), pkt->psn))
-		return rxe_resp_wait_mem(qp);
-	resp->ack_owed = 0;
-	return RXE_OUT_OK;
-}
-
-/* A duplicate SEND or WRITE asking for an ACK gets it again. */
-static enum rxe_resp_out rxe_resp_ack_dup(struct rxe_qp *qp)
-{
-	struct rxe_pkt *pkt = rxe_resp_pkt(qp);
-
-	if (!rxe_bth_ackreq(pkt))
-		return RXE_OUT_OK;
-	if (rxe_resp_ack_flush(qp) ||
-	    rxe_resp_send_aeth(qp, rxe_resp_syndrome_ack(), pkt->psn))
-		return rxe_resp_wait_mem(qp);
-	return RXE_OUT_OK;
-}
-
-/* --- RDMA WRITE ------------------------------------------------------------ */
-
-static enum rxe_resp_out rxe_resp_write_start(struct rxe_qp *qp)
-{
-	struct rxe_pkt *pkt = rxe_resp_pkt(qp);
-	struct rxe_resp_xfer *wr = &qp->resp.wr;
-	u32 len = rxe_reth_len(pkt);
-	struct rxe_mr *mr;
-
-	rxe_resp_xfer_put(wr);
-	if (!(qp->attr.access & IB_ACCESS_REMOTE_WRITE))
-		return rxe_resp_fail(qp, RXE_AETH_NAK_INVALID, IB_WC_SUCCESS);
-	*wr = (struct rxe_resp_xfer){
-		.va = rxe_reth_va(pkt), .len = len, .resid = len,
-	};
-	if (!len)
-		return RXE_OUT_OK;
-	mr = rxe_rkey_get(qp, rxe_reth_rkey(pkt), wr->va, len,
-			  IB_ACCESS_REMOTE_WRITE);
-	if (IS_ERR_OR_NULL(mr))
-		return rxe_resp_fail(qp, RXE_AETH_NAK_ACCESS, IB_WC_SUCCESS);
-	wr->mr = mr;
-	return RXE_OUT_OK;
-}
-
-static enum rxe_resp_out rxe_resp_write_res(struct rxe_qp *qp)
-{
-	enum rxe_resp_out out;
-
-	if (rxe_resp_pkt(qp)->flags & RXE_OPF_RETH) {
-		out = rxe_resp_write_start(qp);
-		if (out != RXE_OUT_OK)
-			return out;
-	}
-	/* WRITE with immediate consumes a receive WQE on its last packet */
-	return rxe_resp_send_res(qp);
-}
-
-static enum rxe_resp_out rxe_resp_write_exec(struct rxe_qp *qp)
-{
-	struct rxe_pkt *pkt = rxe_resp_pkt(qp);
-	struct rxe_resp_xfer *wr = &qp->resp.wr;
-	u32 len = rxe_pkt_payload_len(pkt);
-
-	if (len > wr->resid)
-		return rxe_resp_fail(qp, RXE_AETH_NAK_INVALID, IB_WC_SUCCESS);
-	if (len && rxe_mr_copy(wr->mr, wr->va, rxe_pkt_payload(pkt), len,
-			       RXE_TO_MEM))
-		return rxe_resp_fail(qp, RXE_AETH_NAK_ACCESS, IB_WC_SUCCESS);
-	wr->va += len;
-	wr->resid -= len;
-	if (pkt->flags & RXE_OPF_LAST)
-		rxe_resp_xfer_put(wr);
-	return RXE_OUT_OK;
-}
-
-/* --- RDMA READ ------------------------------------------------------------- */
-
-static enum rxe_resp_out rxe_resp_read_res(struct rxe_qp *qp)
-{
-	struct rxe_pkt *pkt = rxe_resp_pkt(qp);
-	struct rxe_resp_xfer *rd = &qp->resp.rd;
-	u32 len = rxe_reth_len(pkt);
-	struct rxe_mr *mr;
-
-	if (!(qp->attr.access & IB_ACCESS_REMOTE_READ) ||
-	    len > RXE_MAX_MSG_SIZE)
-		return rxe_resp_fail(qp, RXE_AETH_NAK_INVALID, IB_WC_SUCCESS);
-	if (!rxe_resp_rd_ring(qp))
-		return rxe_resp_wait_mem(qp);
-	rxe_resp_xfer_put(rd);
-	*rd = (struct rxe_resp_xfer){
-		.va = rxe_reth_va(pkt), .len = len, .resid = len,
-		.psn = pkt->psn, .first = pkt->psn,
-		.npkts = rxe_resp_read_npkts(qp, len),
-	};
-	if (!len)
-		return RXE_OUT_OK;
-	mr = rxe_rkey_get(qp, rxe_reth_rkey(pkt), rd->va, len,
-			  IB_ACCESS_REMOTE_READ);
-	if (IS_ERR_OR_NULL(mr))
-		return rxe_resp_fail(qp, RXE_AETH_NAK_ACCESS, IB_WC_SUCCESS);
-	rd->mr = mr;
-	return RXE_OUT_OK;
-}
-
-static enum rxe_resp_out rxe_resp_read_exec(struct rxe_qp *qp)
-{
-	struct rxe_pkt *pkt = rxe_resp_pkt(qp);
-	const struct rxe_resp_xfer *rd = &qp->resp.rd;
-	struct rxe_resp_rd rec = {
-		.va = rd->va, .psn = pkt->psn, .npkts = rd->npkts,
-		.rkey = rxe_reth_rkey(pkt), .len = rd->len,
-		.opcode = pkt->opcode,
-	};
-
-	rxe_resp_rd_keep(qp, &rec);
-	return RXE_OUT_OK;
-}
-
-/* Response opcode by position: @index of @npkts responses. */
-static u8 rxe_resp_read_opcode(u32 index, u32 npkts)
-{
-	if (npkts == 1)
-		return IB_OPCODE_RC_RDMA_READ_RESPONSE_ONLY;
-	if (index == 0)
-		return IB_OPCODE_RC_RDMA_READ_RESPONSE_FIRST;
-	if (index == npkts - 1)
-		return IB_OPCODE_RC_RDMA_READ_RESPONSE_LAST;
-	return IB_OPCODE_RC_RDMA_READ_RESPONSE_MIDDLE;
-}
-
-/* One READ response, its payload copied from the MR straight into it. */
-static int rxe_resp_read_one(struct rxe_qp *qp)
-{
-	struct rxe_resp_xfer *rd = &qp->resp.rd;
-	u32 index = rxe_psn_diff(rd->psn, rd->first);
-	u32 len = min(rd->resid, rxe_resp_mtu(qp));
-	struct rxe_pkt reply;
-	struct sk_buff *skb;
-
-	skb = rxe_resp_reply_new(qp, &reply,
-				 rxe_resp_read_opcode(index, rd->npkts), len,
-				 rxe_resp_syndrome_ack(), rd->psn);
-	if (!skb)
-		return -ENOMEM;
-	if (len && rxe_mr_copy(rd->mr, rd->va, rxe_pkt_payload(&reply), len,
-			       RXE_FROM_MEM)) {
-		kfree_skb(skb);
-		return -EFAULT;
-	}
-	rxe_resp_xmit(qp, skb, &reply);
-	rd->va += len;
-	rd->resid -= len;
-	rd->psn = rxe_psn_add(rd->psn, 1);
-	return 0;
-}
-
-/* Send READ responses; a long READ goes out over several runs. */
-static enum rxe_resp_out rxe_resp_read_send(struct rxe_qp *qp)
-{
-	struct rxe_resp_xfer *rd = &qp->resp.rd;
-	u32 end = rxe_psn_add(rd->first, rd->npkts);
-	enum rxe_resp_out out;
-	int i, err;
-
-	if (rxe_resp_ack_flush(qp))
-		return rxe_resp_wait_mem(qp);
-	for (i = 0; i < RXE_RESP_READ_BURST; i++) {
-		if (rd->psn == end) {
-			rxe_resp_xfer_put(rd);
-			return RXE_OUT_OK;
-		}
-		err = rxe_resp_read_one(qp);
-		if (err == -ENOMEM)
-			return rxe_resp_wait_mem(qp);
-		if (err) {
-			rxe_resp_xfer_put(rd);
-			out = rxe_resp_fail(qp, RXE_AETH_NAK_ACCESS,
-					    IB_WC_SUCCESS);
-			qp->resp.nak_psn = rd->psn;
-			return out;
-		}
-	}
-	return RXE_OUT_YIELD;
-}
-
-/* A duplicate READ: resend from its PSN what the kept request covered. */
-static enum rxe_resp_out rxe_resp_read_dup(struct rxe_qp *qp)
-{
-	struct rxe_pkt *pkt = rxe_resp_pkt(qp);
-	struct rxe_resp_xfer *rd = &qp->resp.rd;
-	const struct rxe_resp_rd *e = rxe_resp_rd_find(qp, pkt->psn);
-	u64 skip;
-
-	if (!e || !(rxe_opcode[e->opcode].flags & RXE_OPF_READ)) {
-		rxe_dbg_qp(qp, "duplicate READ psn %#x unknown\n", pkt->psn);
-		return RXE_OUT_DROP;
-	}
-	skip = (u64)rxe_psn_diff(pkt->psn, e->psn) * rxe_resp_mtu(qp);
-	rxe_resp_xfer_put(rd);
-	*rd = (struct rxe_resp_xfer){
-		.va = e->va + skip, .len = e->len,
-		.resid = e->len - min_t(u64, skip, e->len),
-		.psn = pkt->psn, .first = e->psn, .npkts = e->npkts,
-	};
-	if (!rd->resid)
-		return RXE_OUT_READ;
-	rd->mr = rxe_rkey_get(qp, e->rkey, rd->va, rd->resid,
-			      IB_ACCESS_REMOTE_READ);
-	if (IS_ERR_OR_NULL(rd->mr)) {
-		rd->mr = NULL;
-		rxe_dbg_qp(qp, "duplicate READ psn %#x: R_Key gone\n",
-			   pkt->psn);
-		return RXE_OUT_DROP;
-	}
-	return RXE_OUT_READ;
-}
-
-/* --- ATOMIC ------------------------------------------------------------------ */
-
-static enum rxe_resp_out rxe_resp_atomic_res(struct rxe_qp *qp)
-{
-	struct rxe_pkt *pkt = rxe_resp_pkt(qp);
-	struct rxe_resp_xfer *rd = &qp->resp.rd;
-	u64 va = rxe_atmeth_va(pkt);
-	struct rxe_mr *mr;
-
-	if (!(qp->attr.access & IB_ACCESS_REMOTE_ATOMIC) ||
-	    !IS_ALIGNED(va, sizeof(u64)))
-		return rxe_resp_fail(qp, RXE_AETH_NAK_INVALID, IB_WC_SUCCESS);
-	if (!rxe_resp_rd_ring(qp))
-		return rxe_resp_wait_mem(qp);
-	rxe_resp_xfer_put(rd);
-	mr = rxe_rkey_get(qp, rxe_atmeth_rkey(pkt), va, sizeof(u64),
-			  IB_ACCESS_REMOTE_ATOMIC);
-	if (IS_ERR_OR_NULL(mr))
-		return rxe_resp_fail(qp, RXE_AETH_NAK_ACCESS, IB_WC_SUCCESS);
-	rd->mr = mr;
-	return RXE_OUT_OK;
-}
-
-/* Executed exactly once; the result is kept for duplicates. */
-static enum rxe_resp_out rxe_resp_atomic_exec(struct rxe_qp *qp)
-{
-	struct rxe_pkt *pkt = rxe_resp_pkt(qp);
-	struct rxe_resp_rd rec = {
-		.va = rxe_atmeth_va(pkt), .psn = pkt->psn, .npkts = 1,
-		.rkey = rxe_atmeth_rkey(pkt), .len = sizeof(u64),
-		.opcode = pkt->opcode,
-	};
-	int err;
-
-	err = rxe_mr_atomic(qp->resp.rd.mr, rec.va,
-			    pkt->opcode == IB_OPCODE_RC_COMPARE_SWAP,
-			    rxe_atmeth_swap_add(pkt), rxe_atmeth_comp(pkt),
-			    &rec.orig);
-	rxe_resp_xfer_put(&qp->resp.rd);
-	if (err)
-		return rxe_resp_fail(qp, RXE_AETH_NAK_ACCESS, IB_WC_SUCCESS);
-	rxe_resp_rd_keep(qp, &rec);
-	return RXE_OUT_OK;
-}
-
-static enum rxe_resp_out rxe_resp_atomic_reply(struct rxe_qp *qp)
-{
-	const struct rxe_resp_rd *e = rxe_resp_rd_last(qp);
-
-	if (rxe_resp_ack_flush(qp) ||
-	    rxe_resp_send_atomic_ack(qp, e->psn, e->orig))
-		return rxe_resp_wait_mem(qp);
-	return RXE_OUT_OK;
-}
-
-/* A duplicate ATOMIC gets the original result again, never a rerun. */
-static enum rxe_resp_out rxe_resp_atomic_dup(struct rxe_qp *qp)
-{
-	struct rxe_pkt *pkt = rxe_resp_pkt(qp);
-	const struct rxe_resp_rd *e = rxe_resp_rd_find(qp, pkt->psn);
-
-	if (!e || !(rxe_opcode[e->opcode].flags & RXE_OPF_ATOMIC)) {
-		rxe_dbg_qp(qp, "duplicate ATOMIC psn %#x unknown\n", pkt->psn);
-		return RXE_OUT_DROP;
-	}
-	if (rxe_resp_ack_flush(qp) ||
-	    rxe_resp_send_atomic_ack(qp, e->psn, e->orig))
-		return rxe_resp_wait_mem(qp);
-	return RXE_OUT_OK;
-}
-
-/* --- the steps ----------------------------------------------------------------- */
-
-typedef enum rxe_resp_out (*rxe_resp_fn)(struct rxe_qp *qp);
+/* --- the steps ----------------------------------------------------------- */
 
 /* What each kind of request does at the steps that depend on it. */
-static const struct rxe_resp_ops {
-	rxe_resp_fn res;
-	rxe_resp_fn exec;
-	rxe_resp_fn reply;
-	rxe_resp_fn dup;
-} rxe_resp_ops[RXE_NUM_KINDS] = {
-	[RXE_KIND_SEND] = {
-		rxe_resp_send_res, rxe_resp_send_exec,
-		rxe_resp_ack_reply, rxe_resp_ack_dup,
-	},
-	[RXE_KIND_WRITE] = {
-		rxe_resp_write_res, rxe_resp_write_exec,
-		rxe_resp_ack_reply, rxe_resp_ack_dup,
-	},
-	[RXE_KIND_READ] = {
-		rxe_resp_read_res, rxe_resp_read_exec,
-		rxe_resp_read_send, rxe_resp_read_dup,
-	},
-	[RXE_KIND_ATOMIC] = {
-		rxe_resp_atomic_res, rxe_resp_atomic_exec,
-		rxe_resp_atomic_reply, rxe_resp_atomic_dup,
-	},
+static const struct rxe_resp_ops *const rxe_resp_ops[RXE_NUM_KINDS] = {
+	[RXE_KIND_SEND] = &rxe_resp_send_ops,
+	[RXE_KIND_WRITE] = &rxe_resp_write_ops,
+	[RXE_KIND_READ] = &rxe_resp_read_ops,
+	[RXE_KIND_ATOMIC] = &rxe_resp_atomic_ops,
 };
 
 static const struct rxe_resp_ops *rxe_resp_ops_of(struct rxe_qp *qp)
 {
-	return &rxe_resp_ops[rxe_resp_kind(rxe_resp_pkt(qp))];
+	return rxe_resp_ops[rxe_resp_kind(rxe_resp_pkt(qp))];
 }
 
 static enum rxe_resp_out rxe_resp_step_get(struct rxe_qp *qp)
@@ -1063,62 +480,13 @@ static enum rxe_resp_out rxe_resp_step_exec(struct rxe_qp *qp)
 	return rxe_resp_ops_of(qp)->exec(qp);
 }
 
-/* UD completions say where the datagram came from. */
-static void rxe_resp_wc_ud(struct rxe_qp *qp, struct ib_wc *wc)
-{
-	struct sk_buff *skb = qp->resp.skb;
-
-	wc->src_qp = rxe_deth_sqp(RXE_SKB_PKT(skb));
-	wc->wc_flags |= IB_WC_GRH | IB_WC_WITH_NETWORK_HDR_TYPE;
-	wc->network_hdr_type = ip_hdr(skb)->version == 4 ?
-			       RDMA_NETWORK_IPV4 : RDMA_NETWORK_IPV6;
-	if (skb_mac_header_was_set(skb) && skb_mac_header_len(skb) >= ETH_HLEN) {
-		ether_addr_copy(wc->smac, eth_hdr(skb)->h_source);
-		wc->wc_flags |= IB_WC_WITH_SMAC;
-	}
-}
-
-/* The message ends: complete its receive WQE. */
-static enum rxe_resp_out rxe_resp_recv_complete(struct rxe_qp *qp)
-{
-	struct rxe_pkt *pkt = rxe_resp_pkt(qp);
-	struct rxe_resp_state *resp = &qp->resp;
-	struct ib_wc wc;
-	u32 rkey;
-
-	rxe_resp_wc_init(qp, &wc, IB_WC_SUCCESS);
-	wc.byte_len = resp->dma.length - resp->dma.resid;
-	if (pkt->flags & RXE_OPF_WRITE) {
-		wc.opcode = IB_WC_RECV_RDMA_WITH_IMM;
-		wc.byte_len = resp->wr.len - resp->wr.resid;
-	}
-	if (pkt->flags & RXE_OPF_IMMDT) {
-		wc.wc_flags |= IB_WC_WITH_IMM;
-		wc.ex.imm_data = rxe_immdt_imm(pkt);
-	}
-	if (pkt->flags & RXE_OPF_IETH) {
-		rkey = rxe_ieth_rkey(pkt);
-		if (rxe_key_invalidate(qp, rkey, true))
-			return rxe_resp_fail(qp, RXE_AETH_NAK_INVALID,
-					     IB_WC_LOC_PROT_ERR);
-		wc.wc_flags |= IB_WC_WITH_INVALIDATE;
-		wc.ex.invalidate_rkey = rkey;
-	}
-	if (rxe_resp_is_ud(qp))
-		rxe_resp_wc_ud(qp, &wc);
-	resp->wqe_valid = false;
-	if (rxe_cq_post(qp->rcq, &wc, rxe_bth_se(pkt)))
-		rxe_dbg_qp(qp, "receive completion lost\n");
-	return RXE_OUT_OK;
-}
-
 static enum rxe_resp_out rxe_resp_step_complete(struct rxe_qp *qp)
 {
 	struct rxe_pkt *pkt = rxe_resp_pkt(qp);
 	enum rxe_resp_out out;
 
 	if (pkt->flags & RXE_OPF_COMP) {
-		out = rxe_resp_recv_complete(qp);
+		out = rxe_resp_complete(qp);
 		if (out != RXE_OUT_OK)
 			return out;
 	}
@@ -1152,6 +520,12 @@ static enum rxe_resp_out rxe_resp_step_done(struct rxe_qp *qp)
 static enum rxe_resp_out rxe_resp_step_dup(struct rxe_qp *qp)
 {
 	return rxe_resp_ops_of(qp)->dup(qp);
+}
+
+/* A duplicate READ: its responses go out again like a new READ's. */
+static enum rxe_resp_out rxe_resp_step_replay(struct rxe_qp *qp)
+{
+	return rxe_resp_read_ops.reply(qp);
 }
 
 /* RC: one sequence NAK (PSN = the expected one) until that PSN arrives. */
@@ -1228,7 +602,7 @@ static const rxe_resp_fn rxe_resp_steps[RXE_NUM_STEPS] = {
 	[RXE_STEP_REPLY] = rxe_resp_step_reply,
 	[RXE_STEP_DONE] = rxe_resp_step_done,
 	[RXE_STEP_DUP] = rxe_resp_step_dup,
-	[RXE_STEP_REPLAY] = rxe_resp_read_send,
+	[RXE_STEP_REPLAY] = rxe_resp_step_replay,
 	[RXE_STEP_AHEAD] = rxe_resp_step_ahead,
 	[RXE_STEP_NAK] = rxe_resp_step_nak,
 	[RXE_STEP_FATAL] = rxe_resp_step_fatal,
@@ -1236,7 +610,7 @@ static const rxe_resp_fn rxe_resp_steps[RXE_NUM_STEPS] = {
 	[RXE_STEP_FLUSH] = rxe_resp_step_flush,
 };
 
-/* --- the task and the QP's life -------------------------------------------------- */
+/* --- the task and the QP's life ------------------------------------------ */
 
 /**
  * rxe_resp_run() - one run of the responder task
@@ -1310,10 +684,7 @@ static void rxe_resp_release(struct rxe_qp *qp)
 	rxe_resp_purge(qp);
 	rxe_resp_xfer_put(&resp->wr);
 	rxe_resp_xfer_put(&resp->rd);
-	kfree(resp->rd_ring);
-	resp->rd_ring = NULL;
-	resp->rd_slots = 0;
-	resp->rd_next = 0;
+	rxe_resp_rd_free(qp);
 }
 
 /**

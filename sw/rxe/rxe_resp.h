@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * rxe_resp.h - the responder's per-QP state (rxe_resp.c) and the pure
- * decisions of the receive side that the KUnit suite rxe_recv checks.
+ * rxe_resp.h - the responder's per-QP state (rxe_resp*.c) and the pure
+ * decisions of the receive side (rxe_recv.c, rxe_resp.c) that the KUnit
+ * suite rxe_recv checks.
  */
 #ifndef RXE_RESP_H
 #define RXE_RESP_H
