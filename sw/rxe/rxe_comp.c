@@ -12,7 +12,7 @@
  *
  * Ownership: the completer is the only consumer of the SQ (sq.cons) and
  * the only writer of qp->comp; it reads what the requester publishes
- * (req.sent_index with acquire, req.hw_index, req.next_psn).
+ * (req.hw_index and req.sent_index with acquire, req.next_psn).
  */
 #include <kunit/visibility.h>
 #include "rxe_qp.h"
@@ -197,8 +197,8 @@ static void comp_check_drained(struct rxe_qp *qp)
 	if (!test_bit(RXE_COMP_DRAINING, &qp->comp.flags) ||
 	    rxe_qp_state(qp) != IB_QPS_SQD)
 		return;
-	if (cons != smp_load_acquire(&qp->req.sent_index) ||
-	    cons != READ_ONCE(qp->req.hw_index))
+	if ((s32)(cons - smp_load_acquire(&qp->req.sent_index)) < 0 ||
+	    (s32)(cons - smp_load_acquire(&qp->req.hw_index)) < 0)
 		return;
 	if (test_and_clear_bit(RXE_COMP_DRAINING, &qp->comp.flags))
 		rxe_qp_event(qp, IB_EVENT_SQ_DRAINED);
@@ -245,16 +245,40 @@ static enum comp_state comp_start(struct rxe_qp *qp, struct comp_ctx *c)
 	return COMPST_GET_WQE;
 }
 
+/*
+ * A local operation at the head is not executed yet: keep the packet for
+ * later (the requester kicks us when the operation is done).
+ */
+static enum comp_state comp_wait_local(struct rxe_qp *qp, struct comp_ctx *c)
+{
+	if (c->skb)
+		skb_queue_head(&qp->resp_pkts, c->skb);
+	c->skb = NULL;
+	return COMPST_IDLE;
+}
+
+/*
+ * RC answers may arrive before the requester has even recorded that it
+ * sent the packet (loopback delivers synchronously), so RC packets are
+ * matched against every WQE that has its PSNs (req.hw_index); what
+ * completes without an answer waits until it is sent (req.sent_index).
+ */
 static enum comp_state comp_get_wqe(struct rxe_qp *qp, struct comp_ctx *c)
 {
 	u32 cons = qp->sq.cons;
+	u32 sent = smp_load_acquire(&qp->req.sent_index);
+	u32 started = rxe_qp_is_rc(qp) ?
+		      smp_load_acquire(&qp->req.hw_index) : sent;
+	bool is_sent = (s32)(cons - sent) < 0;
 
-	if (cons == smp_load_acquire(&qp->req.sent_index)) {
+	if ((s32)(cons - started) >= 0) {
 		comp_check_drained(qp);
 		return c->skb ? COMPST_CONSUME : COMPST_IDLE;
 	}
 	c->wqe = comp_wqe(qp, cons);
-	if (c->wqe->status != IB_WC_SUCCESS) {
+	if (rxe_req_wr_is_local(c->wqe->opcode) && !is_sent)
+		return comp_wait_local(qp, c);
+	if (is_sent && c->wqe->status != IB_WC_SUCCESS) {
 		c->status = c->wqe->status;
 		return COMPST_ERROR;
 	}
@@ -490,7 +514,7 @@ static enum comp_state comp_flush(struct rxe_qp *qp, struct comp_ctx *c)
 	if (cons == smp_load_acquire(&qp->sq.prod))
 		return COMPST_IDLE;
 	wqe = comp_wqe(qp, cons);
-	started = (s32)(cons - READ_ONCE(qp->req.hw_index)) < 0;
+	started = (s32)(cons - smp_load_acquire(&qp->req.hw_index)) < 0;
 	/* A failure the requester met keeps its own status. */
 	if ((s32)(cons - smp_load_acquire(&qp->req.sent_index)) < 0 &&
 	    wqe->status != IB_WC_SUCCESS)

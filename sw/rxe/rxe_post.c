@@ -158,8 +158,10 @@ static int post_send_one(struct rxe_qp *qp, const struct ib_send_wr *wr)
  * Queues the requests in order and runs the requester (in the caller's
  * context when it is idle and interrupts are enabled). In the error state
  * the requests complete with IB_WC_WR_FLUSH_ERR.
- * Context: any. Return: 0; -EINVAL for a QP not yet in RTS or a bad
- * request; -ENOMEM when the send queue is full.
+ * Context: any.
+ *
+ * Return: 0; -EINVAL for a QP not yet in RTS or a bad request; -ENOMEM
+ * when the send queue is full.
  */
 int rxe_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		  const struct ib_send_wr **bad_wr)
@@ -226,8 +228,10 @@ static int post_recv_one(struct rxe_qp *qp, const struct ib_recv_wr *wr)
  * Allowed from INIT on. In the error state the requests complete with
  * IB_WC_WR_FLUSH_ERR at once; otherwise the responder is kicked, in case
  * it waits for a receive WQE.
- * Context: any. Return: 0; -EINVAL in RESET, with an SRQ, or for a bad
- * request; -ENOMEM when the receive queue is full.
+ * Context: any.
+ *
+ * Return: 0; -EINVAL in RESET, with an SRQ, or for a bad request; -ENOMEM
+ * when the receive queue is full.
  */
 int rxe_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		  const struct ib_recv_wr **bad_wr)

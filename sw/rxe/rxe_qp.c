@@ -26,8 +26,9 @@
  * @rxe: device
  * @qpn: QP number
  *
- * Context: any (RCU inside). Return: the QP or NULL; release it with
- * rxe_qp_put().
+ * Context: any (RCU inside).
+ *
+ * Return: the QP or NULL; release it with rxe_qp_put().
  */
 struct rxe_qp *rxe_qp_get(struct rxe_dev *rxe, u32 qpn)
 {
@@ -71,6 +72,8 @@ void rxe_qp_pkt_free(struct sk_buff *skb)
 /**
  * rxe_qp_state() - the QP's current state, for the engines
  * @qp: the QP
+ *
+ * Return: the state (read without the lock).
  */
 enum ib_qp_state rxe_qp_state(struct rxe_qp *qp)
 {
@@ -81,7 +84,8 @@ enum ib_qp_state rxe_qp_state(struct rxe_qp *qp)
  * rxe_qp_mtu() - the largest payload of one packet of this QP
  * @qp: the QP
  *
- * The path MTU for RC and UC; the port's active MTU for UD and GSI.
+ * Return: the path MTU for RC and UC, the port's active MTU for UD and
+ * GSI, in bytes.
  */
 u32 rxe_qp_mtu(struct rxe_qp *qp)
 {
@@ -292,9 +296,10 @@ static void qp_init_engines(struct rxe_qp *qp)
  * @init: requested attributes; @init->cap is updated to the real sizes
  * @udata: must be NULL (kernel QPs only)
  *
- * Context: process. Return: 0, -EINVAL (caps beyond the limits, bad GSI
- * port), -EOPNOTSUPP (QP type, create flags, user QPs), -EBUSY (GSI
- * exists), -ENOMEM.
+ * Context: process.
+ *
+ * Return: 0, -EINVAL (caps beyond the limits, bad GSI port), -EOPNOTSUPP
+ * (QP type, create flags, user QPs), -EBUSY (GSI exists), -ENOMEM.
  */
 int rxe_qp_create(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		  struct ib_udata *udata)
@@ -542,7 +547,9 @@ static void qp_apply_transport(struct rxe_qp *qp,
  * The core has checked the transition and the mask against the state
  * table; this checks the values against the device's limits, applies them,
  * then enters the new state. Context: process (may sleep: stopping the
- * engines waits for them). Return: 0 or -EINVAL (nothing changed then).
+ * engines waits for them).
+ *
+ * Return: 0 or -EINVAL (nothing changed then).
  */
 int rxe_qp_modify(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		  struct ib_udata *udata)
@@ -578,7 +585,9 @@ int rxe_qp_modify(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
  * @mask: ignored: everything is reported
  * @init: filled with the creation attributes and real capacities
  *
- * Context: process. Return: 0.
+ * Context: process.
+ *
+ * Return: 0.
  */
 int rxe_qp_query(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		 struct ib_qp_init_attr *init)
@@ -642,7 +651,9 @@ static void qp_wait_unused(struct rxe_qp *qp)
  *
  * Moves the QP to the error state, stops its engines, unpublishes it,
  * waits for every lookup to end, completes what is left with
- * IB_WC_WR_FLUSH_ERR and frees its queues. Context: process. Return: 0.
+ * IB_WC_WR_FLUSH_ERR and frees its queues. Context: process.
+ *
+ * Return: 0.
  */
 int rxe_qp_destroy(struct ib_qp *ibqp, struct ib_udata *udata)
 {

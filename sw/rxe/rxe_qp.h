@@ -25,9 +25,10 @@
  * @status:     enum ib_wc_status the requester met (IB_WC_SUCCESS unless a
  *              local operation or the transmit failed); written before the
  *              WQE is published to the completer through req.sent_index
- * @first_psn, @last_psn: PSNs the message uses, set by the requester when
- *              it first starts the WQE; a READ has one per response packet;
- *              local operations use none (@last_psn = @first_psn - 1)
+ * @first_psn:  first PSN the message uses, set by the requester when it
+ *              first starts the WQE
+ * @last_psn:   last PSN it uses; a READ has one per response packet; local
+ *              operations use none (@last_psn = @first_psn - 1)
  * @wr:         per-opcode part of the work request
  * @sge:        @num_sge entries, or the inline data itself; the slot has
  *              room for max(max_send_sge entries, max_inline_data bytes)
@@ -88,7 +89,8 @@ enum rxe_req_flag {
  * @offset:     bytes of that WQE already transmitted
  * @psn:        PSN of the next packet
  * @dma:        SGE cursor of WQE @index at @offset
- * @hw_index:   WQEs that have their PSNs (never goes back)
+ * @hw_index:   WQEs that have their PSNs (never goes back); published
+ *              with release, the completer matches RC answers against them
  * @sent_index: WQEs transmitted completely at least once (never goes
  *              back); published with release, the completer reads it
  * @next_psn:   one past the highest PSN transmitted (never goes back)
@@ -150,13 +152,16 @@ struct rxe_comp_state {
  * qp->state_lock while the QP's tasks are stopped or cannot look at them
  * (the field's transition is not yet reached), read by the tasks
  * @mtu:           path MTU in bytes
+ * @path_mtu:      the same as enum ib_mtu (as queried)
  * @dest_qpn:      remote QPN (RC/UC)
  * @qkey:          Q_Key (UD/GSI)
+ * @pkey_index:    P_Key table index (always 0)
  * @pkey:          P_Key sent in the BTH (from @pkey_index; 0xffff)
  * @sq_psn:        first PSN the requester uses
  * @rq_psn:        first PSN the responder expects
  * @timeout:       local ACK timeout code (4.096 us * 2^timeout, 0 = none)
- * @retry_cnt, @rnr_retry: retries left after a timeout / an RNR NAK (7 = inf)
+ * @retry_cnt:     retries after a timeout or a sequence error
+ * @rnr_retry:     retries after an RNR NAK (7 = infinite)
  * @min_rnr_timer: RNR NAK timer code this responder sends
  * @max_rd_atomic: READ/ATOMIC requests this requester may have in flight
  * @max_dest_rd_atomic: READ/ATOMIC requests this responder keeps for replay
@@ -192,18 +197,26 @@ struct rxe_qp_attr {
  * @av:         primary path (RC, UC)
  * @sport:      UDP source port of every packet this QP sends
  * @sig_all:    every send WQE completes (IB_SIGNAL_ALL_WR)
- * @scq, @rcq, @srq: attached objects (each holds a usecnt in the core)
+ * @scq:        send CQ (the core holds a usecnt on it, as on @rcq, @srq)
+ * @rcq:        receive CQ
+ * @srq:        shared receive queue or NULL
  * @sq_lock:    serialises producers of @sq (post_send); the completer is
  *              its only consumer
  * @sq:         send WQEs (struct rxe_send_wqe, @sq_wqe_size bytes each)
- * @sq_max_sge, @sq_max_inline: what a slot holds (reported in the caps)
+ * @sq_wqe_size: bytes per SQ slot
+ * @sq_max_sge: SGEs a slot holds (reported in the caps)
+ * @sq_max_inline: inline bytes a slot holds (reported in the caps)
  * @rq_lock:    serialises producers of @rq (post_recv)
  * @rq:         receive WQEs (struct rxe_recv_wqe) unless @srq
+ * @rq_max_sge: SGEs an RQ slot holds
  * @req_pkts:   requests received for the responder
  * @resp_pkts:  ACKs and responses received for the completer
- * @req_task, @comp_task, @resp_task: the three engines
+ * @req_task:   the requester engine (rxe_req.c)
+ * @comp_task:  the completer engine (rxe_comp.c)
+ * @resp_task:  the responder engine (rxe_resp.c)
  * @resp:       responder state (rxe_resp.h)
- * @req, @comp: requester and completer state
+ * @req:        requester state
+ * @comp:       completer state
  *
  * Packets on @req_pkts and @resp_pkts own the QP reference of their
  * pkt->qp; whoever frees one drops it (rxe_qp_pkt_free()).

@@ -120,6 +120,8 @@ static u8 rxe_req_type_bit(enum ib_qp_type type)
  * rxe_req_wr_allowed() - whether a QP of @type may post WR opcode @op
  * @type: QP type
  * @op:   WR opcode
+ *
+ * Return: true when post_send accepts @op on such a QP.
  */
 bool rxe_req_wr_allowed(enum ib_qp_type type, enum ib_wr_opcode op)
 {
@@ -162,6 +164,8 @@ EXPORT_SYMBOL_IF_KUNIT(rxe_req_opcode);
 /**
  * rxe_req_wr_is_local() - whether @op is executed locally (no packet)
  * @op: WR opcode
+ *
+ * Return: true for IB_WR_REG_MR and IB_WR_LOCAL_INV.
  */
 bool rxe_req_wr_is_local(enum ib_wr_opcode op)
 {
@@ -174,6 +178,8 @@ EXPORT_SYMBOL_IF_KUNIT(rxe_req_wr_is_local);
 /**
  * rxe_req_wr_is_rd_atomic() - whether @op is a READ or an atomic
  * @op: WR opcode
+ *
+ * Return: true when @op counts against max_rd_atomic.
  */
 bool rxe_req_wr_is_rd_atomic(enum ib_wr_opcode op)
 {
@@ -186,6 +192,8 @@ EXPORT_SYMBOL_IF_KUNIT(rxe_req_wr_is_rd_atomic);
 /**
  * rxe_req_wc_opcode() - the completion opcode of WR opcode @op
  * @op: WR opcode (one rxe_req_wr_allowed() accepts)
+ *
+ * Return: the enum ib_wc_opcode its completion carries.
  */
 enum ib_wc_opcode rxe_req_wc_opcode(enum ib_wr_opcode op)
 {
@@ -202,6 +210,8 @@ EXPORT_SYMBOL_IF_KUNIT(rxe_req_wc_opcode);
  *
  * An empty message still takes one packet; a READ request takes as many
  * PSNs as response packets it expects, which is the same number.
+ *
+ * Return: the number of packets (at least 1).
  */
 u32 rxe_req_num_pkts(u32 len, u32 mtu)
 {
@@ -258,8 +268,13 @@ static void req_wqe_done(struct rxe_qp *qp, struct rxe_send_wqe *wqe)
 	qp->req.index++;
 	qp->req.offset = 0;
 	first_time = (s32)(qp->req.index - qp->req.sent_index) > 0;
-	if (!first_time)
+	if (!first_time) {
+		/* Resending: the next WQE has its PSNs, rewind its cursor. */
+		if ((s32)(qp->req.index - qp->req.hw_index) < 0)
+			rxe_wqe_dma_seek(&qp->req.dma,
+					 req_wqe(qp, qp->req.index), 0);
 		return;
+	}
 	smp_store_release(&qp->req.sent_index, qp->req.index);
 	if (rxe_req_wr_is_local(wqe->opcode) || wqe->status != IB_WC_SUCCESS ||
 	    !rxe_qp_is_rc(qp))
@@ -279,7 +294,8 @@ static void req_wqe_start(struct rxe_qp *qp, struct rxe_send_wqe *wqe)
 	if (rxe_req_wr_is_rd_atomic(wqe->opcode))
 		atomic_inc(&qp->req.rd_atomic);
 	rxe_wqe_dma_seek(&qp->req.dma, wqe, 0);
-	qp->req.hw_index++;
+	/* The completer may match answers against it from now on. */
+	smp_store_release(&qp->req.hw_index, qp->req.hw_index + 1);
 }
 
 /* --- the engine -------------------------------------------------------- */

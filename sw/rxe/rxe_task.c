@@ -204,6 +204,8 @@ void rxe_task_start(struct rxe_task *task)
  * @task: the engine
  *
  * A hint for producers that may drop work for a dying QP. Context: any.
+ *
+ * Return: true when kicks are ignored now.
  */
 bool rxe_task_stopped(struct rxe_task *task)
 {
