@@ -15,6 +15,7 @@
  * (req.hw_index and req.sent_index with acquire, req.next_psn).
  */
 #include <kunit/visibility.h>
+#include <linux/interrupt.h>
 #include "rxe_qp.h"
 #include "rxe_req.h"
 #include "rxe_comp.h"
@@ -577,7 +578,8 @@ int rxe_comp_run(struct rxe_qp *qp)
  * @skb: the checked packet; RXE_SKB_PKT(skb)->qp holds a QP reference
  *
  * Consumes @skb and the reference its pkt->qp holds (dropped when the
- * packet is freed). The completer runs at once when it is idle.
+ * packet is freed). The completer runs at once when it is idle and the
+ * caller is the network's softirq, otherwise soon on the workqueue.
  * Context: softirq (receive path) or any.
  */
 void rxe_comp_queue_pkt(struct rxe_qp *qp, struct sk_buff *skb)
@@ -587,7 +589,15 @@ void rxe_comp_queue_pkt(struct rxe_qp *qp, struct sk_buff *skb)
 		return;
 	}
 	skb_queue_tail(&qp->resp_pkts, skb);
-	rxe_task_run(&qp->comp_task);
+	/*
+	 * Inline from the network's softirq; a loopback delivery made from
+	 * inside a consumer's post_send is queued instead, so completion
+	 * handlers never run under the consumer's own locks.
+	 */
+	if (in_serving_softirq())
+		rxe_task_run(&qp->comp_task);
+	else
+		rxe_task_sched(&qp->comp_task);
 }
 
 /**

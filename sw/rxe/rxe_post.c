@@ -156,8 +156,9 @@ static int post_send_one(struct rxe_qp *qp, const struct ib_send_wr *wr)
  * @bad_wr: set to the first request not queued
  *
  * Queues the requests in order and runs the requester (in the caller's
- * context when it is idle and interrupts are enabled). In the error state
- * the requests complete with IB_WC_WR_FLUSH_ERR.
+ * context when it is idle and interrupts are enabled; completions are
+ * always posted from the completer's own context). In the error state the
+ * requests complete with IB_WC_WR_FLUSH_ERR.
  * Context: any.
  *
  * Return: 0; -EINVAL for a QP not yet in RTS or a bad request; -ENOMEM
@@ -186,8 +187,9 @@ int rxe_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	}
 	spin_unlock_irqrestore(&qp->sq_lock, flags);
 
+	/* Flushing calls the completion handler: not in the caller's context. */
 	if (rxe_qp_state(qp) == IB_QPS_ERR)
-		rxe_task_run(&qp->comp_task);
+		rxe_task_sched(&qp->comp_task);
 	else
 		rxe_task_run(&qp->req_task);
 	return err;

@@ -276,9 +276,14 @@ static void req_wqe_done(struct rxe_qp *qp, struct rxe_send_wqe *wqe)
 		return;
 	}
 	smp_store_release(&qp->req.sent_index, qp->req.index);
+	/*
+	 * Queued, not run here: the requester may be running inside a
+	 * consumer's post_send, under the consumer's locks, where its
+	 * completion handler must not be called.
+	 */
 	if (rxe_req_wr_is_local(wqe->opcode) || wqe->status != IB_WC_SUCCESS ||
 	    !rxe_qp_is_rc(qp))
-		rxe_task_run(&qp->comp_task);
+		rxe_task_sched(&qp->comp_task);
 }
 
 /* First visit of a WQE: give it its PSNs. */
