@@ -594,6 +594,7 @@ int rxe_qp_query(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 {
 	struct rxe_qp *qp = to_rqp(ibqp);
 	const struct rxe_qp_attr *a = &qp->attr;
+	struct rxe_av av;
 
 	memset(attr, 0, sizeof(*attr));
 	spin_lock_irq(&qp->state_lock);
@@ -615,9 +616,10 @@ int rxe_qp_query(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	attr->timeout = a->timeout;
 	attr->retry_cnt = a->retry_cnt;
 	attr->rnr_retry = a->rnr_retry;
-	if (!rxe_qp_is_ud(qp))
-		rxe_av_to_attr(&qp->av, &attr->ah_attr);
+	av = qp->av;
 	spin_unlock_irq(&qp->state_lock);
+	if (!rxe_qp_is_ud(qp))
+		rxe_av_to_attr(&av, &attr->ah_attr);
 	qp_get_caps(qp, &attr->cap);
 
 	memset(init, 0, sizeof(*init));
