@@ -127,7 +127,7 @@ enum rxe_comp_flag {
  * @dma:        where the next READ response data of the oldest WQE goes
  * @dma_index:  the WQE @dma was set up for
  * @dma_valid:  @dma belongs to WQE @dma_index
- * @retry_left: retries left after timeouts and sequence errors
+ * @retry_left: retries left after timeouts (sequence NAKs do not count)
  * @rnr_left:   retries left after RNR NAKs (rnr_retry 7: unlimited)
  * @retry_sent: a resend from @psn was requested; wait for it
  * @flags:      enum rxe_comp_flag bits
@@ -160,7 +160,7 @@ struct rxe_comp_state {
  * @sq_psn:        first PSN the requester uses
  * @rq_psn:        first PSN the responder expects
  * @timeout:       local ACK timeout code (4.096 us * 2^timeout, 0 = none)
- * @retry_cnt:     retries after a timeout or a sequence error
+ * @retry_cnt:     retries after a local ACK timeout
  * @rnr_retry:     retries after an RNR NAK (7 = infinite)
  * @min_rnr_timer: RNR NAK timer code this responder sends
  * @max_rd_atomic: READ/ATOMIC requests this requester may have in flight
