@@ -1,0 +1,690 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rxe_comp.c - the completer: matches ACKs, NAKs, READ responses and
+ * atomic ACKs against the oldest outstanding send WQEs, completes them in
+ * order, and asks the requester to resend after a loss, a sequence error,
+ * an RNR NAK or a timeout.
+ *
+ * One engine step handles one received packet (or one timeout, or one WQE
+ * that completes without a packet: local operations, UD and UC sends, and
+ * WQEs flushed in the error state). Each handler below does one check and
+ * returns the state that runs next; comp_handlers[] is the table.
+ *
+ * Ownership: the completer is the only consumer of the SQ (sq.cons) and
+ * the only writer of qp->comp; it reads what the requester publishes
+ * (req.hw_index and req.sent_index with acquire, req.next_psn).
+ */
+#include <kunit/visibility.h>
+#include <linux/interrupt.h>
+#include "rxe_qp.h"
+#include "rxe_req.h"
+#include "rxe_comp.h"
+
+/* --- decisions --------------------------------------------------------- */
+
+/*
+ * The RNR NAK timer codes of the IBTA specification (5-bit field of the
+ * AETH), as microseconds. Code 0 is the longest wait, then the waits grow
+ * from 10 us by alternating factors of about 1.5 and 1.33.
+ */
+static const u32 rxe_rnr_usecs[32] = {
+	655360,     10,     20,     30,     40,     60,     80,    120,
+	   160,    240,    320,    480,    640,    960,   1280,   1920,
+	  2560,   3840,   5120,   7680,  10240,  15360,  20480,  30720,
+	 40960,  61440,  81920, 122880, 163840, 245760, 327680, 491520,
+};
+
+/**
+ * rxe_comp_rnr_usecs() - how long to wait after an RNR NAK
+ * @code: the RNR timer code (low five bits of the syndrome)
+ *
+ * Return: the wait in microseconds.
+ */
+u32 rxe_comp_rnr_usecs(u8 code)
+{
+	return rxe_rnr_usecs[code & 0x1f];
+}
+EXPORT_SYMBOL_IF_KUNIT(rxe_comp_rnr_usecs);
+
+/**
+ * rxe_comp_timeout_ns() - the local ACK timeout of timeout code @code
+ * @code: 0-31 (the QP's timeout attribute)
+ *
+ * Return: 4.096 us * 2^@code in nanoseconds; 0 for code 0 (no timeout).
+ */
+u64 rxe_comp_timeout_ns(u8 code)
+{
+	return code ? 4096ULL << (code & 0x1f) : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(rxe_comp_timeout_ns);
+
+/* Completion status of each NAK code that fails the request. */
+static const enum ib_wc_status rxe_nak_status[] = {
+	[RXE_AETH_NAK_INVALID]		= IB_WC_REM_INV_REQ_ERR,
+	[RXE_AETH_NAK_ACCESS]		= IB_WC_REM_ACCESS_ERR,
+	[RXE_AETH_NAK_OPERATIONAL]	= IB_WC_REM_OP_ERR,
+	[RXE_AETH_NAK_INV_RD]		= IB_WC_REM_INV_RD_REQ_ERR,
+};
+
+/**
+ * rxe_comp_aeth_action() - what an AETH syndrome means for the requester
+ * @syndrome: the AETH syndrome byte
+ * @status:   set to the completion status for RXE_AETH_DO_FAIL, else to
+ *            IB_WC_SUCCESS
+ *
+ * Return: the action (ACK, RNR wait, go back N, fail, or drop when the
+ * encoding is reserved).
+ */
+enum rxe_aeth_action rxe_comp_aeth_action(u8 syndrome,
+					  enum ib_wc_status *status)
+{
+	u8 code = syndrome & ~RXE_AETH_TYPE_MASK;
+
+	*status = IB_WC_SUCCESS;
+	switch (syndrome & RXE_AETH_TYPE_MASK) {
+	case RXE_AETH_ACK:
+		return RXE_AETH_DO_ACK;
+	case RXE_AETH_RNR_NAK:
+		return RXE_AETH_DO_RNR;
+	case RXE_AETH_NAK:
+		break;
+	default:
+		return RXE_AETH_DO_DROP;
+	}
+	if (code == RXE_AETH_NAK_PSN_SEQ)
+		return RXE_AETH_DO_RETRY;
+	if (code >= ARRAY_SIZE(rxe_nak_status))
+		return RXE_AETH_DO_DROP;
+	*status = rxe_nak_status[code];
+	return RXE_AETH_DO_FAIL;
+}
+EXPORT_SYMBOL_IF_KUNIT(rxe_comp_aeth_action);
+
+/* --- helpers ----------------------------------------------------------- */
+
+static struct rxe_send_wqe *comp_wqe(struct rxe_qp *qp, u32 index)
+{
+	return rxe_queue_at(&qp->sq, index);
+}
+
+/* RC packets transmitted and not yet acknowledged? */
+static bool comp_outstanding(struct rxe_qp *qp)
+{
+	return rxe_qp_is_rc(qp) &&
+	       rxe_psn_diff(READ_ONCE(qp->req.next_psn), qp->comp.psn) > 0;
+}
+
+static unsigned long comp_timeout_jiffies(struct rxe_qp *qp)
+{
+	u64 ns = rxe_comp_timeout_ns(qp->attr.timeout);
+
+	return max_t(unsigned long, nsecs_to_jiffies(ns), 1);
+}
+
+/* Restart the retransmit timer while anything is outstanding. */
+static void comp_timer_update(struct rxe_qp *qp)
+{
+	if (!qp->attr.timeout)
+		return;
+	if (comp_outstanding(qp)) {
+		mod_timer(&qp->comp.timer, jiffies + comp_timeout_jiffies(qp));
+		return;
+	}
+	del_timer(&qp->comp.timer);
+	/* Pairs with rxe_comp_arm_timer(): a packet sent meanwhile. */
+	smp_mb();
+	if (comp_outstanding(qp))
+		rxe_comp_arm_timer(qp);
+}
+
+/* The oldest WQE moved on: new retry budgets, new timeout. */
+static void comp_progress(struct rxe_qp *qp)
+{
+	qp->comp.retry_left = qp->attr.retry_cnt;
+	qp->comp.rnr_left = qp->attr.rnr_retry;
+	qp->comp.retry_sent = false;
+	comp_timer_update(qp);
+}
+
+static void comp_post(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
+		      enum ib_wc_status status)
+{
+	struct ib_wc wc = {
+		.wr_id = wqe->wr_id,
+		.status = status,
+		.opcode = rxe_req_wc_opcode(wqe->opcode),
+		.qp = &qp->ibqp,
+	};
+
+	if (status == IB_WC_SUCCESS && !qp->sig_all &&
+	    !(wqe->send_flags & IB_SEND_SIGNALED))
+		return;
+	if (status == IB_WC_SUCCESS && rxe_req_wr_is_rd_atomic(wqe->opcode))
+		wc.byte_len = wqe->length;
+	if (rxe_cq_post(qp->scq, &wc, false))
+		rxe_dbg_qp(qp, "send CQ full: completion of %llu lost\n",
+			   wqe->wr_id);
+}
+
+/* Free the oldest WQE's slot; @started: the requester gave it PSNs. */
+static void comp_retire(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
+			bool started)
+{
+	u32 next = rxe_psn_add(wqe->last_psn, 1);
+
+	if (started && rxe_req_wr_is_rd_atomic(wqe->opcode))
+		atomic_dec(&qp->req.rd_atomic);
+	if (started && rxe_qp_is_rc(qp) &&
+	    rxe_psn_diff(next, qp->comp.psn) > 0)
+		WRITE_ONCE(qp->comp.psn, next);
+	qp->comp.dma_valid = false;
+	rxe_queue_consume(&qp->sq);
+}
+
+/* Ask the requester to go back to @psn. */
+static void comp_request_retry(struct rxe_qp *qp, u32 psn)
+{
+	WRITE_ONCE(qp->req.retry_psn, psn);
+	smp_mb__before_atomic();
+	set_bit(RXE_REQ_RETRY, &qp->req.flags);
+	qp->comp.retry_sent = true;
+	rxe_task_run(&qp->req_task);
+}
+
+static void comp_check_drained(struct rxe_qp *qp)
+{
+	u32 cons = qp->sq.cons;
+
+	if (!test_bit(RXE_COMP_DRAINING, &qp->comp.flags) ||
+	    rxe_qp_state(qp) != IB_QPS_SQD)
+		return;
+	if ((s32)(cons - smp_load_acquire(&qp->req.sent_index)) < 0 ||
+	    (s32)(cons - smp_load_acquire(&qp->req.hw_index)) < 0)
+		return;
+	if (test_and_clear_bit(RXE_COMP_DRAINING, &qp->comp.flags))
+		rxe_qp_event(qp, IB_EVENT_SQ_DRAINED);
+}
+
+/* --- the engine -------------------------------------------------------- */
+
+enum comp_state {
+	COMPST_START,		/* error state? timeout? next packet */
+	COMPST_GET_WQE,		/* the oldest transmitted WQE */
+	COMPST_CHECK_PSN,	/* is the packet about that WQE? */
+	COMPST_CHECK_ACK,	/* which kind of answer is it? */
+	COMPST_READ,		/* READ response data */
+	COMPST_ATOMIC,		/* atomic ACK: the original value */
+	COMPST_ACKED,		/* ACK inside a SEND/WRITE */
+	COMPST_COMPLETE,	/* the WQE is done */
+	COMPST_RETRY,		/* go back N */
+	COMPST_RNR,		/* RNR NAK */
+	COMPST_ERROR,		/* complete the WQE in error, QP to ERR */
+	COMPST_TIMEOUT,		/* the retransmit timer fired */
+	COMPST_FLUSH,		/* error state: flush one WQE */
+	COMPST_CONSUME,		/* free the packet, end of step */
+	COMPST_PROGRESS,	/* end of step: call again */
+	COMPST_IDLE,		/* end of step: nothing to do */
+};
+
+struct comp_ctx {
+	struct sk_buff *skb;
+	struct rxe_pkt *pkt;
+	struct rxe_send_wqe *wqe;
+	u32 retry_psn;
+	enum ib_wc_status status;
+};
+
+static enum comp_state comp_start(struct rxe_qp *qp, struct comp_ctx *c)
+{
+	if (rxe_qp_state(qp) == IB_QPS_ERR)
+		return COMPST_FLUSH;
+	if (test_and_clear_bit(RXE_COMP_TIMEOUT, &qp->comp.flags))
+		return COMPST_TIMEOUT;
+	c->skb = skb_dequeue(&qp->resp_pkts);
+	if (c->skb)
+		c->pkt = RXE_SKB_PKT(c->skb);
+	return COMPST_GET_WQE;
+}
+
+/*
+ * A local operation at the head is not executed yet: keep the packet for
+ * later (the requester kicks us when the operation is done).
+ */
+static enum comp_state comp_wait_local(struct rxe_qp *qp, struct comp_ctx *c)
+{
+	if (c->skb)
+		skb_queue_head(&qp->resp_pkts, c->skb);
+	c->skb = NULL;
+	return COMPST_IDLE;
+}
+
+/*
+ * RC answers may arrive before the requester has even recorded that it
+ * sent the packet (loopback delivers synchronously), so RC packets are
+ * matched against every WQE that has its PSNs (req.hw_index); what
+ * completes without an answer waits until it is sent (req.sent_index).
+ */
+static enum comp_state comp_get_wqe(struct rxe_qp *qp, struct comp_ctx *c)
+{
+	u32 cons = qp->sq.cons;
+	u32 sent = smp_load_acquire(&qp->req.sent_index);
+	u32 started = rxe_qp_is_rc(qp) ?
+		      smp_load_acquire(&qp->req.hw_index) : sent;
+	bool is_sent = (s32)(cons - sent) < 0;
+
+	if ((s32)(cons - started) >= 0) {
+		comp_check_drained(qp);
+		return c->skb ? COMPST_CONSUME : COMPST_IDLE;
+	}
+	c->wqe = comp_wqe(qp, cons);
+	if (rxe_req_wr_is_local(c->wqe->opcode) && !is_sent)
+		return comp_wait_local(qp, c);
+	if (is_sent && c->wqe->status != IB_WC_SUCCESS) {
+		c->status = c->wqe->status;
+		return COMPST_ERROR;
+	}
+	if (!rxe_qp_is_rc(qp) || rxe_req_wr_is_local(c->wqe->opcode))
+		return COMPST_COMPLETE;
+	return c->skb ? COMPST_CHECK_PSN : COMPST_IDLE;
+}
+
+/* A response is missing: resend from the oldest unacknowledged PSN. */
+static enum comp_state comp_implied_nak(struct rxe_qp *qp,
+					struct comp_ctx *c)
+{
+	if (qp->comp.retry_sent)
+		return COMPST_CONSUME;
+	c->retry_psn = qp->comp.psn;
+	return COMPST_RETRY;
+}
+
+static bool comp_is_rnr_nak(const struct rxe_pkt *pkt)
+{
+	return (pkt->flags & RXE_OPF_AETH) && !(pkt->flags & RXE_OPF_READ) &&
+	       (rxe_aeth_syndrome(pkt) & RXE_AETH_TYPE_MASK) ==
+	       RXE_AETH_RNR_NAK;
+}
+
+static enum comp_state comp_check_psn(struct rxe_qp *qp, struct comp_ctx *c)
+{
+	struct rxe_send_wqe *wqe = c->wqe;
+	u32 psn = c->pkt->psn;
+
+	if (rxe_psn_diff(psn, qp->comp.psn) < 0) {
+		/*
+		 * A responder whose READ response could not leave answers
+		 * with an RNR NAK for the READ's first PSN although it had
+		 * sent part of it: wait, then ask for the rest.
+		 */
+		if (comp_is_rnr_nak(c->pkt) && wqe->opcode == IB_WR_RDMA_READ &&
+		    rxe_psn_diff(psn, wqe->first_psn) >= 0) {
+			c->retry_psn = qp->comp.psn;
+			return COMPST_RNR;
+		}
+		return COMPST_CONSUME;	/* duplicate or stale */
+	}
+	if (rxe_psn_diff(psn, wqe->last_psn) > 0) {
+		/* Later PSN: acknowledges a SEND/WRITE, not READ/atomic. */
+		if (rxe_req_wr_is_rd_atomic(wqe->opcode))
+			return comp_implied_nak(qp, c);
+		return COMPST_COMPLETE;
+	}
+	if ((c->pkt->flags & RXE_OPF_READ) && psn != qp->comp.psn)
+		return comp_implied_nak(qp, c);
+	return COMPST_CHECK_ACK;
+}
+
+static enum comp_state comp_check_ack(struct rxe_qp *qp, struct comp_ctx *c)
+{
+	struct rxe_pkt *pkt = c->pkt;
+	bool rd_atomic = rxe_req_wr_is_rd_atomic(c->wqe->opcode);
+
+	if (pkt->flags & RXE_OPF_READ)
+		return c->wqe->opcode == IB_WR_RDMA_READ ? COMPST_READ :
+							    COMPST_CONSUME;
+	if (pkt->flags & RXE_OPF_ATMACK)
+		return rd_atomic && c->wqe->opcode != IB_WR_RDMA_READ ?
+		       COMPST_ATOMIC : COMPST_CONSUME;
+	if (!(pkt->flags & RXE_OPF_AETH))
+		return COMPST_CONSUME;
+
+	switch (rxe_comp_aeth_action(rxe_aeth_syndrome(pkt), &c->status)) {
+	case RXE_AETH_DO_ACK:
+		return rd_atomic ? COMPST_CONSUME : COMPST_ACKED;
+	case RXE_AETH_DO_RNR:
+		c->retry_psn = pkt->psn;
+		return COMPST_RNR;
+	case RXE_AETH_DO_RETRY:
+		rxe_counter_inc(qp->rxe, RXE_CNT_RCV_SEQ_ERR);
+		c->retry_psn = pkt->psn;
+		return COMPST_RETRY;
+	case RXE_AETH_DO_FAIL:
+		rxe_dbg_qp(qp, "NAK %#x for psn %#x\n",
+			   rxe_aeth_syndrome(pkt), pkt->psn);
+		return COMPST_ERROR;
+	default:
+		return COMPST_CONSUME;
+	}
+}
+
+/* Point comp.dma at where the response with PSN comp.psn belongs. */
+static void comp_dma_prepare(struct rxe_qp *qp, struct rxe_send_wqe *wqe)
+{
+	u32 pkts;
+
+	if (qp->comp.dma_valid && qp->comp.dma_index == qp->sq.cons)
+		return;
+	pkts = max(rxe_psn_diff(qp->comp.psn, wqe->first_psn), 0);
+	rxe_wqe_dma_seek(&qp->comp.dma, wqe, pkts * rxe_qp_mtu(qp));
+	qp->comp.dma_index = qp->sq.cons;
+	qp->comp.dma_valid = true;
+}
+
+static enum comp_state comp_read(struct rxe_qp *qp, struct comp_ctx *c)
+{
+	struct rxe_pkt *pkt = c->pkt;
+	u32 len = rxe_pkt_payload_len(pkt);
+	int err = 0;
+
+	comp_dma_prepare(qp, c->wqe);
+	if (len > qp->comp.dma.resid) {
+		c->status = IB_WC_LOC_LEN_ERR;
+		return COMPST_ERROR;
+	}
+	if (len)
+		err = rxe_sgl_copy(rxe_qp_pd(qp), &qp->comp.dma, c->wqe->sge,
+				   rxe_pkt_payload(pkt), len, RXE_TO_MEM);
+	if (err) {
+		c->status = IB_WC_LOC_PROT_ERR;
+		return COMPST_ERROR;
+	}
+	WRITE_ONCE(qp->comp.psn, rxe_psn_add(pkt->psn, 1));
+	comp_progress(qp);
+	return pkt->flags & RXE_OPF_LAST ? COMPST_COMPLETE : COMPST_CONSUME;
+}
+
+static enum comp_state comp_atomic(struct rxe_qp *qp, struct comp_ctx *c)
+{
+	u64 orig = rxe_atmack_orig(c->pkt);
+	struct rxe_dma dma;
+
+	rxe_wqe_dma_seek(&dma, c->wqe, 0);
+	if (rxe_sgl_copy(rxe_qp_pd(qp), &dma, c->wqe->sge, &orig,
+			 sizeof(orig), RXE_TO_MEM)) {
+		c->status = IB_WC_LOC_PROT_ERR;
+		return COMPST_ERROR;
+	}
+	return COMPST_COMPLETE;
+}
+
+/* ACK for a PSN inside the oldest SEND/WRITE. */
+static enum comp_state comp_acked(struct rxe_qp *qp, struct comp_ctx *c)
+{
+	if (c->pkt->psn == c->wqe->last_psn)
+		return COMPST_COMPLETE;
+	WRITE_ONCE(qp->comp.psn, rxe_psn_add(c->pkt->psn, 1));
+	comp_progress(qp);
+	return COMPST_CONSUME;
+}
+
+static enum comp_state comp_complete(struct rxe_qp *qp, struct comp_ctx *c)
+{
+	comp_post(qp, c->wqe, IB_WC_SUCCESS);
+	comp_retire(qp, c->wqe, true);
+	comp_progress(qp);
+	if (rxe_qp_is_rc(qp))	/* window, fence or READ budget opened */
+		rxe_task_run(&qp->req_task);
+	comp_check_drained(qp);
+	/* The same ACK may cover the next WQEs too. */
+	return c->skb ? COMPST_GET_WQE : COMPST_PROGRESS;
+}
+
+static enum comp_state comp_retry(struct rxe_qp *qp, struct comp_ctx *c)
+{
+	/* A NAK acknowledges everything before its PSN. */
+	if (rxe_psn_diff(c->retry_psn, qp->comp.psn) > 0)
+		WRITE_ONCE(qp->comp.psn, c->retry_psn);
+	comp_request_retry(qp, c->retry_psn);
+	comp_timer_update(qp);
+	return COMPST_CONSUME;
+}
+
+static enum comp_state comp_rnr(struct rxe_qp *qp, struct comp_ctx *c)
+{
+	u8 code = rxe_aeth_syndrome(c->pkt) & ~RXE_AETH_TYPE_MASK;
+	unsigned long wait = usecs_to_jiffies(rxe_comp_rnr_usecs(code));
+
+	rxe_counter_inc(qp->rxe, RXE_CNT_RCV_RNR);
+	if (qp->attr.rnr_retry != 7) {	/* 7: retry forever */
+		if (!qp->comp.rnr_left) {
+			rxe_counter_inc(qp->rxe, RXE_CNT_RNR_RETRY_EXCEEDED);
+			c->status = IB_WC_RNR_RETRY_EXC_ERR;
+			return COMPST_ERROR;
+		}
+		qp->comp.rnr_left--;
+	}
+	if (rxe_psn_diff(c->retry_psn, qp->comp.psn) > 0)
+		WRITE_ONCE(qp->comp.psn, c->retry_psn);
+	/* Paused first: the requester must not resend before the wait. */
+	set_bit(RXE_REQ_PAUSED, &qp->req.flags);
+	del_timer(&qp->comp.timer);
+	comp_request_retry(qp, c->retry_psn);
+	mod_timer(&qp->comp.rnr_timer, jiffies + max(wait, 1UL));
+	return COMPST_CONSUME;
+}
+
+static enum comp_state comp_error(struct rxe_qp *qp, struct comp_ctx *c)
+{
+	rxe_dbg_qp(qp, "wqe %u completes with status %d\n", qp->sq.cons,
+		   c->status);
+	comp_post(qp, c->wqe, c->status);
+	comp_retire(qp, c->wqe, true);
+	rxe_qp_to_error(qp, RXE_QP_NO_EVENT);
+	return COMPST_CONSUME;
+}
+
+static enum comp_state comp_timeout(struct rxe_qp *qp, struct comp_ctx *c)
+{
+	if (!comp_outstanding(qp) ||
+	    test_bit(RXE_REQ_PAUSED, &qp->req.flags))
+		return COMPST_PROGRESS;
+	rxe_counter_inc(qp->rxe, RXE_CNT_COMP_RETRY);
+	if (!qp->comp.retry_left) {
+		rxe_counter_inc(qp->rxe, RXE_CNT_RETRY_EXCEEDED);
+		c->wqe = comp_wqe(qp, qp->sq.cons);
+		c->status = IB_WC_RETRY_EXC_ERR;
+		return COMPST_ERROR;
+	}
+	qp->comp.retry_left--;
+	comp_request_retry(qp, qp->comp.psn);
+	comp_timer_update(qp);
+	return COMPST_PROGRESS;
+}
+
+/* Error state: complete the oldest WQE, in error, whatever it was. */
+static enum comp_state comp_flush(struct rxe_qp *qp, struct comp_ctx *c)
+{
+	u32 cons = qp->sq.cons;
+	enum ib_wc_status status = IB_WC_WR_FLUSH_ERR;
+	struct rxe_send_wqe *wqe;
+	struct sk_buff *skb;
+	bool started;
+
+	while ((skb = skb_dequeue(&qp->resp_pkts)))
+		rxe_qp_pkt_free(skb);
+	if (cons == smp_load_acquire(&qp->sq.prod))
+		return COMPST_IDLE;
+	wqe = comp_wqe(qp, cons);
+	started = (s32)(cons - smp_load_acquire(&qp->req.hw_index)) < 0;
+	/* A failure the requester met keeps its own status. */
+	if ((s32)(cons - smp_load_acquire(&qp->req.sent_index)) < 0 &&
+	    wqe->status != IB_WC_SUCCESS)
+		status = wqe->status;
+	comp_post(qp, wqe, status);
+	comp_retire(qp, wqe, started);
+	return COMPST_PROGRESS;
+}
+
+static enum comp_state comp_consume(struct rxe_qp *qp, struct comp_ctx *c)
+{
+	if (c->skb)
+		rxe_qp_pkt_free(c->skb);
+	c->skb = NULL;
+	return COMPST_PROGRESS;
+}
+
+typedef enum comp_state (*comp_handler_t)(struct rxe_qp *qp,
+					   struct comp_ctx *c);
+
+static const comp_handler_t comp_handlers[] = {
+	[COMPST_START]		= comp_start,
+	[COMPST_GET_WQE]	= comp_get_wqe,
+	[COMPST_CHECK_PSN]	= comp_check_psn,
+	[COMPST_CHECK_ACK]	= comp_check_ack,
+	[COMPST_READ]		= comp_read,
+	[COMPST_ATOMIC]		= comp_atomic,
+	[COMPST_ACKED]		= comp_acked,
+	[COMPST_COMPLETE]	= comp_complete,
+	[COMPST_RETRY]		= comp_retry,
+	[COMPST_RNR]		= comp_rnr,
+	[COMPST_ERROR]		= comp_error,
+	[COMPST_TIMEOUT]	= comp_timeout,
+	[COMPST_FLUSH]		= comp_flush,
+	[COMPST_CONSUME]	= comp_consume,
+};
+
+/**
+ * rxe_comp_run() - one step of the completer (the comp_task function)
+ * @qp: the QP
+ *
+ * Handles one received packet, one timeout, or one WQE that completes
+ * without a packet. Context: the QP's completer task, never twice at once;
+ * or, with the engines stopped, the destroy path (to flush).
+ * Return: 0 after progress, -EAGAIN when there is nothing to do now.
+ */
+int rxe_comp_run(struct rxe_qp *qp)
+{
+	struct comp_ctx c = {};
+	enum comp_state state = COMPST_START;
+
+	while (state < COMPST_PROGRESS)
+		state = comp_handlers[state](qp, &c);
+	return state == COMPST_PROGRESS ? 0 : -EAGAIN;
+}
+
+/**
+ * rxe_comp_queue_pkt() - hand an ACK or response to the completer
+ * @qp:  the QP the packet is for (RC requester side)
+ * @skb: the checked packet; RXE_SKB_PKT(skb)->qp holds a QP reference
+ *
+ * Consumes @skb and the reference its pkt->qp holds (dropped when the
+ * packet is freed). The completer runs at once when it is idle and the
+ * caller is the network's softirq, otherwise soon on the workqueue.
+ * Context: softirq (receive path) or any.
+ */
+void rxe_comp_queue_pkt(struct rxe_qp *qp, struct sk_buff *skb)
+{
+	if (rxe_task_stopped(&qp->comp_task)) {
+		rxe_qp_pkt_free(skb);
+		return;
+	}
+	skb_queue_tail(&qp->resp_pkts, skb);
+	/*
+	 * Inline from the network's softirq; a loopback delivery made from
+	 * inside a consumer's post_send is queued instead, so completion
+	 * handlers never run under the consumer's own locks.
+	 */
+	if (in_serving_softirq())
+		rxe_task_run(&qp->comp_task);
+	else
+		rxe_task_sched(&qp->comp_task);
+}
+
+/**
+ * rxe_comp_arm_timer() - start the retransmit timer unless it runs
+ * @qp: an RC QP that just transmitted a packet
+ *
+ * Context: the requester task.
+ */
+void rxe_comp_arm_timer(struct rxe_qp *qp)
+{
+	if (!qp->attr.timeout)
+		return;
+	/* Pairs with comp_timer_update(): next_psn is written before. */
+	smp_mb();
+	if (!timer_pending(&qp->comp.timer))
+		mod_timer(&qp->comp.timer, jiffies + comp_timeout_jiffies(qp));
+}
+
+/**
+ * rxe_comp_drain_start() - report IB_EVENT_SQ_DRAINED once the SQ is idle
+ * @qp: a QP just moved to SQD
+ */
+void rxe_comp_drain_start(struct rxe_qp *qp)
+{
+	set_bit(RXE_COMP_DRAINING, &qp->comp.flags);
+	rxe_task_sched(&qp->comp_task);
+}
+
+/**
+ * rxe_comp_drain_stop() - forget a pending SQ drained report (SQD -> RTS)
+ * @qp: the QP
+ */
+void rxe_comp_drain_stop(struct rxe_qp *qp)
+{
+	clear_bit(RXE_COMP_DRAINING, &qp->comp.flags);
+}
+
+static void comp_retry_timer(struct timer_list *t)
+{
+	struct rxe_qp *qp = from_timer(qp, t, comp.timer);
+
+	set_bit(RXE_COMP_TIMEOUT, &qp->comp.flags);
+	rxe_task_sched(&qp->comp_task);
+}
+
+static void comp_rnr_timer(struct timer_list *t)
+{
+	struct rxe_qp *qp = from_timer(qp, t, comp.rnr_timer);
+
+	clear_bit(RXE_REQ_PAUSED, &qp->req.flags);
+	rxe_task_sched(&qp->req_task);
+}
+
+/**
+ * rxe_comp_init() - set up the completer of a new QP
+ * @qp: the QP
+ */
+void rxe_comp_init(struct rxe_qp *qp)
+{
+	timer_setup(&qp->comp.timer, comp_retry_timer, 0);
+	timer_setup(&qp->comp.rnr_timer, comp_rnr_timer, 0);
+	rxe_comp_reset(qp);
+}
+
+/**
+ * rxe_comp_reset() - forget all completer progress (QP to RESET)
+ * @qp: the QP, its engines stopped and timers idle (rxe_comp_cleanup())
+ */
+void rxe_comp_reset(struct rxe_qp *qp)
+{
+	qp->comp.psn = qp->attr.sq_psn;
+	qp->comp.dma_valid = false;
+	qp->comp.dma_index = 0;
+	qp->comp.retry_left = qp->attr.retry_cnt;
+	qp->comp.rnr_left = qp->attr.rnr_retry;
+	qp->comp.retry_sent = false;
+	qp->comp.flags = 0;
+}
+
+/**
+ * rxe_comp_cleanup() - stop the completer's timers
+ * @qp: the QP, its engines stopped
+ *
+ * Context: process; waits for running timer callbacks.
+ */
+void rxe_comp_cleanup(struct rxe_qp *qp)
+{
+	del_timer_sync(&qp->comp.timer);
+	del_timer_sync(&qp->comp.rnr_timer);
+}

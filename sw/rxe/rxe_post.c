@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rxe_post.c - post_send and post_recv: check work requests, copy them
+ * into the send or receive queue, and kick the engine that consumes them.
+ */
+#include "rxe_qp.h"
+#include "rxe_req.h"
+
+/* --- send -------------------------------------------------------------- */
+
+static u64 post_sge_total(const struct ib_sge *sge, int num_sge)
+{
+	u64 len = 0;
+	int i;
+
+	for (i = 0; i < num_sge; i++)
+		len += sge[i].length;
+	return len;
+}
+
+static bool post_is_atomic(enum ib_wr_opcode op)
+{
+	return op == IB_WR_ATOMIC_CMP_AND_SWP || op == IB_WR_ATOMIC_FETCH_AND_ADD;
+}
+
+/* Only SEND and WRITE carry data the requester may take inline. */
+static bool post_is_inline(const struct ib_send_wr *wr)
+{
+	return (wr->send_flags & IB_SEND_INLINE) &&
+	       !rxe_req_wr_is_rd_atomic(wr->opcode) &&
+	       !rxe_req_wr_is_local(wr->opcode);
+}
+
+static int post_check_ud(struct rxe_qp *qp, const struct ib_send_wr *wr,
+			 u64 len)
+{
+	const struct ib_ud_wr *ud = ud_wr(wr);
+
+	if (!ud->ah || !ud->remote_qpn || ud->remote_qpn > RXE_QPN_MASK)
+		return -EINVAL;
+	if (len > rxe_qp_mtu(qp))
+		return -EINVAL;
+	return 0;
+}
+
+static int post_check_send(struct rxe_qp *qp, const struct ib_send_wr *wr,
+			   u64 len)
+{
+	if (!rxe_req_wr_allowed(rxe_qp_type(qp), wr->opcode))
+		return -EINVAL;
+	if (rxe_req_wr_is_local(wr->opcode))
+		return wr->opcode == IB_WR_REG_MR && !reg_wr(wr)->mr ?
+		       -EINVAL : 0;
+	if (wr->num_sge < 0)
+		return -EINVAL;
+	if (post_is_inline(wr) ? len > qp->sq_max_inline :
+				 wr->num_sge > qp->sq_max_sge)
+		return -EINVAL;
+	if (len > RXE_MAX_MSG_SIZE)
+		return -EINVAL;
+	if (post_is_atomic(wr->opcode) &&
+	    ((atomic_wr(wr)->remote_addr & 7) || len < sizeof(u64)))
+		return -EINVAL;
+	if (rxe_qp_is_ud(qp))
+		return post_check_ud(qp, wr, len);
+	return 0;
+}
+
+/* The opcode-specific part of the WR. */
+static void post_copy_wr(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
+			 const struct ib_send_wr *wr)
+{
+	if (wr->opcode == IB_WR_REG_MR) {
+		wqe->wr.reg.mr = reg_wr(wr)->mr;
+		wqe->wr.reg.key = reg_wr(wr)->key;
+		wqe->wr.reg.access = reg_wr(wr)->access;
+	} else if (post_is_atomic(wr->opcode)) {
+		wqe->wr.atomic.remote_addr = atomic_wr(wr)->remote_addr;
+		wqe->wr.atomic.compare_add = atomic_wr(wr)->compare_add;
+		wqe->wr.atomic.swap = atomic_wr(wr)->swap;
+		wqe->wr.atomic.rkey = atomic_wr(wr)->rkey;
+	} else if (rxe_req_wr_is_local(wr->opcode)) {
+		/* LOCAL_INV: only ex.invalidate_rkey */
+	} else if (rxe_qp_is_ud(qp)) {
+		wqe->wr.ud.av = to_rah(ud_wr(wr)->ah)->av;
+		wqe->wr.ud.remote_qpn = ud_wr(wr)->remote_qpn;
+		wqe->wr.ud.remote_qkey = ud_wr(wr)->remote_qkey;
+	} else if (wr->opcode != IB_WR_SEND &&
+		   wr->opcode != IB_WR_SEND_WITH_IMM &&
+		   wr->opcode != IB_WR_SEND_WITH_INV) {
+		wqe->wr.rdma.remote_addr = rdma_wr(wr)->remote_addr;
+		wqe->wr.rdma.rkey = rdma_wr(wr)->rkey;
+	}
+}
+
+/* Inline data is copied now: the caller may reuse its buffer at once. */
+static void post_copy_data(struct rxe_send_wqe *wqe,
+			   const struct ib_send_wr *wr)
+{
+	u8 *dst = rxe_wqe_inline(wqe);
+	int i;
+
+	if (!(wqe->send_flags & IB_SEND_INLINE)) {
+		wqe->num_sge = wr->num_sge;
+		memcpy(wqe->sge, wr->sg_list, wr->num_sge * sizeof(*wr->sg_list));
+		return;
+	}
+	wqe->num_sge = 0;
+	for (i = 0; i < wr->num_sge; i++) {
+		const struct ib_sge *sge = &wr->sg_list[i];
+
+		memcpy(dst, (void *)(uintptr_t)sge->addr, sge->length);
+		dst += sge->length;
+	}
+}
+
+static int post_send_one(struct rxe_qp *qp, const struct ib_send_wr *wr)
+	__must_hold(&qp->sq_lock)
+{
+	u64 len = wr->num_sge > 0 ? post_sge_total(wr->sg_list, wr->num_sge) : 0;
+	struct rxe_send_wqe *wqe;
+	int err;
+
+	lockdep_assert_held(&qp->sq_lock);
+	err = post_check_send(qp, wr, len);
+	if (err) {
+		rxe_dbg_qp(qp, "bad send WR: opcode %u, %d SGEs, %llu bytes\n",
+			   wr->opcode, wr->num_sge, len);
+		return err;
+	}
+	if (rxe_queue_full(&qp->sq))
+		return -ENOMEM;
+
+	wqe = rxe_queue_tail(&qp->sq);
+	memset(wqe, 0, sizeof(*wqe));
+	wqe->wr_id = wr->wr_id;
+	wqe->opcode = wr->opcode;
+	wqe->send_flags = wr->send_flags & ~IB_SEND_INLINE;
+	if (post_is_inline(wr))
+		wqe->send_flags |= IB_SEND_INLINE;
+	wqe->ex.imm_data = wr->ex.imm_data;
+	wqe->length = post_is_atomic(wr->opcode) ? sizeof(u64) : len;
+	if (rxe_req_wr_is_local(wr->opcode))
+		wqe->length = 0;
+	post_copy_wr(qp, wqe, wr);
+	if (!rxe_req_wr_is_local(wr->opcode))
+		post_copy_data(wqe, wr);
+	rxe_queue_produce(&qp->sq);
+	return 0;
+}
+
+/**
+ * rxe_post_send() - the post_send verb
+ * @ibqp:   the QP
+ * @wr:     chain of work requests
+ * @bad_wr: set to the first request not queued
+ *
+ * Queues the requests in order and runs the requester (in the caller's
+ * context when it is idle and interrupts are enabled; completions are
+ * always posted from the completer's own context). In the error state the
+ * requests complete with IB_WC_WR_FLUSH_ERR.
+ * Context: any.
+ *
+ * Return: 0; -EINVAL for a QP not yet in RTS or a bad request; -ENOMEM
+ * when the send queue is full.
+ */
+int rxe_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+		  const struct ib_send_wr **bad_wr)
+{
+	struct rxe_qp *qp = to_rqp(ibqp);
+	enum ib_qp_state state = rxe_qp_state(qp);
+	unsigned long flags;
+	int err = 0;
+
+	if (state == IB_QPS_RESET || state == IB_QPS_INIT ||
+	    state == IB_QPS_RTR) {
+		*bad_wr = wr;
+		return -EINVAL;
+	}
+	spin_lock_irqsave(&qp->sq_lock, flags);
+	for (; wr; wr = wr->next) {
+		err = post_send_one(qp, wr);
+		if (err) {
+			*bad_wr = wr;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&qp->sq_lock, flags);
+
+	/* Flushing calls the completion handler: not in the caller's context. */
+	if (rxe_qp_state(qp) == IB_QPS_ERR)
+		rxe_task_sched(&qp->comp_task);
+	else
+		rxe_task_run(&qp->req_task);
+	return err;
+}
+
+/* --- receive ----------------------------------------------------------- */
+
+static int post_recv_one(struct rxe_qp *qp, const struct ib_recv_wr *wr)
+	__must_hold(&qp->rq_lock)
+{
+	struct rxe_recv_wqe *wqe;
+	u64 len;
+
+	lockdep_assert_held(&qp->rq_lock);
+	if (wr->num_sge < 0 || wr->num_sge > qp->rq_max_sge)
+		return -EINVAL;
+	len = post_sge_total(wr->sg_list, wr->num_sge);
+	if (len > RXE_MAX_MSG_SIZE)
+		return -EINVAL;
+	if (rxe_queue_full(&qp->rq))
+		return -ENOMEM;
+
+	wqe = rxe_queue_tail(&qp->rq);
+	wqe->wr_id = wr->wr_id;
+	wqe->num_sge = wr->num_sge;
+	wqe->length = len;
+	memcpy(wqe->sge, wr->sg_list, wr->num_sge * sizeof(*wr->sg_list));
+	rxe_queue_produce(&qp->rq);
+	return 0;
+}
+
+/**
+ * rxe_post_recv() - the post_recv verb (QPs without an SRQ)
+ * @ibqp:   the QP
+ * @wr:     chain of work requests
+ * @bad_wr: set to the first request not queued
+ *
+ * Allowed from INIT on. In the error state the requests complete with
+ * IB_WC_WR_FLUSH_ERR at once; otherwise the responder is kicked, in case
+ * it waits for a receive WQE.
+ * Context: any.
+ *
+ * Return: 0; -EINVAL in RESET, with an SRQ, or for a bad request; -ENOMEM
+ * when the receive queue is full.
+ */
+int rxe_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
+		  const struct ib_recv_wr **bad_wr)
+{
+	struct rxe_qp *qp = to_rqp(ibqp);
+	unsigned long flags;
+	int err = 0;
+
+	if (qp->srq || rxe_qp_state(qp) == IB_QPS_RESET) {
+		*bad_wr = wr;
+		return -EINVAL;
+	}
+	spin_lock_irqsave(&qp->rq_lock, flags);
+	for (; wr; wr = wr->next) {
+		err = post_recv_one(qp, wr);
+		if (err) {
+			rxe_dbg_qp(qp, "receive WR not queued: %d\n", err);
+			*bad_wr = wr;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&qp->rq_lock, flags);
+
+	if (rxe_qp_state(qp) == IB_QPS_ERR)
+		rxe_resp_flush(qp);
+	else
+		rxe_task_run(&qp->resp_task);
+	return err;
+}

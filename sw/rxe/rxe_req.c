@@ -1,0 +1,680 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rxe_req.c - the requester: walks the send queue in order, executes local
+ * operations (fast registration, local invalidation) and turns the other
+ * work requests into packets, one packet per engine step.
+ *
+ * The engine is a small state machine: each handler does one thing and
+ * returns the state that runs next (req_handlers[] is the table). A step
+ * ends in REQST_PROGRESS (call again) or REQST_IDLE (nothing to do now: the
+ * queue is empty, the RC window or the READ/ATOMIC budget is full, a fence
+ * waits, an RNR wait is on, or a transmit must be retried later).
+ *
+ * Retransmission is go-back-N: the completer asks for it through
+ * RXE_REQ_RETRY and req.retry_psn; the requester moves its cursor (WQE,
+ * byte offset, PSN) back to that PSN and transmits from there again. A WQE
+ * keeps the PSNs it got the first time, so resent packets carry the same
+ * PSNs; a resent READ asks only for the part not yet received.
+ */
+#include <kunit/visibility.h>
+#include "rxe_qp.h"
+#include "rxe_req.h"
+#include "rxe_comp.h"
+
+/* --- decisions --------------------------------------------------------- */
+
+/* QP types as bits of struct rxe_req_op.types. */
+#define RXE_T_RC	BIT(0)
+#define RXE_T_UC	BIT(1)
+#define RXE_T_UD	BIT(2)		/* UD and GSI */
+#define RXE_T_ALL	(RXE_T_RC | RXE_T_UC | RXE_T_UD)
+
+#define RXE_OP_NONE	0xff		/* no packet at this position */
+
+/* struct rxe_req_op.flags */
+#define RXE_OPK_LOCAL		BIT(0)	/* executed here, no packet */
+#define RXE_OPK_RD_ATOMIC	BIT(1)	/* counts against max_rd_atomic */
+
+/**
+ * struct rxe_req_op - what the requester does with one WR opcode
+ * @code:  wire opcode without the transport bits, by enum rxe_req_pos
+ * @types: QP types that may post it (RXE_T_*); 0 = unsupported opcode
+ * @wc:    enum ib_wc_opcode of its completion
+ * @flags: RXE_OPK_*
+ */
+struct rxe_req_op {
+	u8 code[4];
+	u8 types;
+	u8 wc;
+	u8 flags;
+};
+
+#define RXE_CODES(mid, first, last, only) \
+	{ IB_OPCODE_##mid, IB_OPCODE_##first, IB_OPCODE_##last, \
+	  IB_OPCODE_##only }
+#define RXE_ONE_CODE(only) \
+	{ RXE_OP_NONE, RXE_OP_NONE, RXE_OP_NONE, IB_OPCODE_##only }
+#define RXE_NO_CODE \
+	{ RXE_OP_NONE, RXE_OP_NONE, RXE_OP_NONE, RXE_OP_NONE }
+
+static const struct rxe_req_op rxe_req_ops[IB_WR_REG_MR + 1] = {
+	[IB_WR_SEND] = {
+		RXE_CODES(SEND_MIDDLE, SEND_FIRST, SEND_LAST, SEND_ONLY),
+		RXE_T_ALL, IB_WC_SEND, 0 },
+	[IB_WR_SEND_WITH_IMM] = {
+		RXE_CODES(SEND_MIDDLE, SEND_FIRST, SEND_LAST_WITH_IMMEDIATE,
+			  SEND_ONLY_WITH_IMMEDIATE),
+		RXE_T_ALL, IB_WC_SEND, 0 },
+	[IB_WR_SEND_WITH_INV] = {
+		RXE_CODES(SEND_MIDDLE, SEND_FIRST, SEND_LAST_WITH_INVALIDATE,
+			  SEND_ONLY_WITH_INVALIDATE),
+		RXE_T_RC, IB_WC_SEND, 0 },
+	[IB_WR_RDMA_WRITE] = {
+		RXE_CODES(RDMA_WRITE_MIDDLE, RDMA_WRITE_FIRST, RDMA_WRITE_LAST,
+			  RDMA_WRITE_ONLY),
+		RXE_T_RC | RXE_T_UC, IB_WC_RDMA_WRITE, 0 },
+	[IB_WR_RDMA_WRITE_WITH_IMM] = {
+		RXE_CODES(RDMA_WRITE_MIDDLE, RDMA_WRITE_FIRST,
+			  RDMA_WRITE_LAST_WITH_IMMEDIATE,
+			  RDMA_WRITE_ONLY_WITH_IMMEDIATE),
+		RXE_T_RC | RXE_T_UC, IB_WC_RDMA_WRITE, 0 },
+	[IB_WR_RDMA_READ] = {
+		RXE_ONE_CODE(RDMA_READ_REQUEST),
+		RXE_T_RC, IB_WC_RDMA_READ, RXE_OPK_RD_ATOMIC },
+	[IB_WR_ATOMIC_CMP_AND_SWP] = {
+		RXE_ONE_CODE(COMPARE_SWAP),
+		RXE_T_RC, IB_WC_COMP_SWAP, RXE_OPK_RD_ATOMIC },
+	[IB_WR_ATOMIC_FETCH_AND_ADD] = {
+		RXE_ONE_CODE(FETCH_ADD),
+		RXE_T_RC, IB_WC_FETCH_ADD, RXE_OPK_RD_ATOMIC },
+	[IB_WR_LOCAL_INV] = {
+		RXE_NO_CODE, RXE_T_ALL, IB_WC_LOCAL_INV, RXE_OPK_LOCAL },
+	[IB_WR_REG_MR] = {
+		RXE_NO_CODE, RXE_T_ALL, IB_WC_REG_MR, RXE_OPK_LOCAL },
+};
+
+static const struct rxe_req_op *rxe_req_op(enum ib_wr_opcode op)
+{
+	if ((unsigned int)op >= ARRAY_SIZE(rxe_req_ops) ||
+	    !rxe_req_ops[op].types)
+		return NULL;
+	return &rxe_req_ops[op];
+}
+
+static u8 rxe_req_type_bit(enum ib_qp_type type)
+{
+	switch (type) {
+	case IB_QPT_RC:
+		return RXE_T_RC;
+	case IB_QPT_UC:
+		return RXE_T_UC;
+	case IB_QPT_UD:
+	case IB_QPT_GSI:
+		return RXE_T_UD;
+	default:
+		return 0;
+	}
+}
+
+/**
+ * rxe_req_wr_allowed() - whether a QP of @type may post WR opcode @op
+ * @type: QP type
+ * @op:   WR opcode
+ *
+ * Return: true when post_send accepts @op on such a QP.
+ */
+bool rxe_req_wr_allowed(enum ib_qp_type type, enum ib_wr_opcode op)
+{
+	const struct rxe_req_op *info = rxe_req_op(op);
+
+	return info && (info->types & rxe_req_type_bit(type));
+}
+EXPORT_SYMBOL_IF_KUNIT(rxe_req_wr_allowed);
+
+/**
+ * rxe_req_opcode() - the wire opcode of one packet of a message
+ * @type: QP type
+ * @op:   WR opcode of the message
+ * @pos:  where the packet sits in the message
+ *
+ * Return: the BTH opcode, or -EINVAL when the QP type cannot post @op or
+ * @op has no packet at @pos (READ, atomics and all UD sends are one
+ * packet; local operations have none).
+ */
+int rxe_req_opcode(enum ib_qp_type type, enum ib_wr_opcode op,
+		   enum rxe_req_pos pos)
+{
+	static const u8 transport[] = {
+		[0] = IB_OPCODE_RC, [1] = IB_OPCODE_UC, [2] = IB_OPCODE_UD,
+	};
+	u8 bit = rxe_req_type_bit(type);
+	u8 code;
+
+	if (!rxe_req_wr_allowed(type, op) || (unsigned int)pos > RXE_POS_ONLY)
+		return -EINVAL;
+	if (bit == RXE_T_UD && pos != RXE_POS_ONLY)
+		return -EINVAL;
+	code = rxe_req_ops[op].code[pos];
+	if (code == RXE_OP_NONE)
+		return -EINVAL;
+	return transport[ilog2(bit)] | code;
+}
+EXPORT_SYMBOL_IF_KUNIT(rxe_req_opcode);
+
+/**
+ * rxe_req_wr_is_local() - whether @op is executed locally (no packet)
+ * @op: WR opcode
+ *
+ * Return: true for IB_WR_REG_MR and IB_WR_LOCAL_INV.
+ */
+bool rxe_req_wr_is_local(enum ib_wr_opcode op)
+{
+	const struct rxe_req_op *info = rxe_req_op(op);
+
+	return info && (info->flags & RXE_OPK_LOCAL);
+}
+EXPORT_SYMBOL_IF_KUNIT(rxe_req_wr_is_local);
+
+/**
+ * rxe_req_wr_is_rd_atomic() - whether @op is a READ or an atomic
+ * @op: WR opcode
+ *
+ * Return: true when @op counts against max_rd_atomic.
+ */
+bool rxe_req_wr_is_rd_atomic(enum ib_wr_opcode op)
+{
+	const struct rxe_req_op *info = rxe_req_op(op);
+
+	return info && (info->flags & RXE_OPK_RD_ATOMIC);
+}
+EXPORT_SYMBOL_IF_KUNIT(rxe_req_wr_is_rd_atomic);
+
+/**
+ * rxe_req_wc_opcode() - the completion opcode of WR opcode @op
+ * @op: WR opcode (one rxe_req_wr_allowed() accepts)
+ *
+ * Return: the enum ib_wc_opcode its completion carries.
+ */
+enum ib_wc_opcode rxe_req_wc_opcode(enum ib_wr_opcode op)
+{
+	const struct rxe_req_op *info = rxe_req_op(op);
+
+	return info ? info->wc : IB_WC_SEND;
+}
+EXPORT_SYMBOL_IF_KUNIT(rxe_req_wc_opcode);
+
+/**
+ * rxe_req_num_pkts() - packets (or PSNs) a message of @len bytes takes
+ * @len: message length
+ * @mtu: path MTU in bytes
+ *
+ * An empty message still takes one packet; a READ request takes as many
+ * PSNs as response packets it expects, which is the same number.
+ *
+ * Return: the number of packets (at least 1).
+ */
+u32 rxe_req_num_pkts(u32 len, u32 mtu)
+{
+	return len ? DIV_ROUND_UP(len, mtu) : 1;
+}
+EXPORT_SYMBOL_IF_KUNIT(rxe_req_num_pkts);
+
+/* --- the cursor -------------------------------------------------------- */
+
+static struct rxe_send_wqe *req_wqe(struct rxe_qp *qp, u32 index)
+{
+	return rxe_queue_at(&qp->sq, index);
+}
+
+/* Move the cursor to byte @offset (PSN @psn) of WQE @index. */
+static void req_seek(struct rxe_qp *qp, u32 index, u32 offset, u32 psn)
+{
+	struct rxe_send_wqe *wqe = req_wqe(qp, index);
+
+	qp->req.index = index;
+	qp->req.offset = offset;
+	qp->req.psn = psn;
+	rxe_wqe_dma_seek(&qp->req.dma, wqe, offset);
+}
+
+/* Go back to the packet with PSN @psn (or the oldest WQE after it). */
+static void req_rewind(struct rxe_qp *qp, u32 psn)
+{
+	u32 index = smp_load_acquire(&qp->sq.cons);
+	struct rxe_send_wqe *wqe;
+	s32 pkts;
+
+	for (; index != qp->req.hw_index; index++) {
+		wqe = req_wqe(qp, index);
+		if (rxe_req_wr_is_local(wqe->opcode))
+			continue;
+		if (rxe_psn_diff(psn, wqe->last_psn) <= 0)
+			break;
+	}
+	if (index == qp->req.hw_index) {
+		rxe_dbg_qp(qp, "retry psn %#x: nothing to resend\n", psn);
+		return;
+	}
+	pkts = max(rxe_psn_diff(psn, wqe->first_psn), 0);
+	req_seek(qp, index, min_t(u32, pkts * rxe_qp_mtu(qp), wqe->length),
+		 rxe_psn_add(wqe->first_psn, pkts));
+}
+
+/* The WQE at the cursor is transmitted: move on, tell the completer. */
+static void req_wqe_done(struct rxe_qp *qp, struct rxe_send_wqe *wqe)
+{
+	bool first_time;
+
+	qp->req.index++;
+	qp->req.offset = 0;
+	first_time = (s32)(qp->req.index - qp->req.sent_index) > 0;
+	if (!first_time) {
+		/* Resending: the next WQE has its PSNs, rewind its cursor. */
+		if ((s32)(qp->req.index - qp->req.hw_index) < 0)
+			rxe_wqe_dma_seek(&qp->req.dma,
+					 req_wqe(qp, qp->req.index), 0);
+		return;
+	}
+	smp_store_release(&qp->req.sent_index, qp->req.index);
+	/*
+	 * Queued, not run here: the requester may be running inside a
+	 * consumer's post_send, under the consumer's locks, where its
+	 * completion handler must not be called.
+	 */
+	if (rxe_req_wr_is_local(wqe->opcode) || wqe->status != IB_WC_SUCCESS ||
+	    !rxe_qp_is_rc(qp))
+		rxe_task_sched(&qp->comp_task);
+}
+
+/* First visit of a WQE: give it its PSNs. */
+static void req_wqe_start(struct rxe_qp *qp, struct rxe_send_wqe *wqe)
+{
+	u32 pkts = 0;
+
+	if (!rxe_req_wr_is_local(wqe->opcode))
+		pkts = rxe_req_num_pkts(wqe->length, rxe_qp_mtu(qp));
+	wqe->status = IB_WC_SUCCESS;
+	wqe->first_psn = qp->req.psn;
+	wqe->last_psn = rxe_psn_add(qp->req.psn, pkts + RXE_PSN_MASK);
+	if (rxe_req_wr_is_rd_atomic(wqe->opcode))
+		atomic_inc(&qp->req.rd_atomic);
+	rxe_wqe_dma_seek(&qp->req.dma, wqe, 0);
+	/* The completer may match answers against it from now on. */
+	smp_store_release(&qp->req.hw_index, qp->req.hw_index + 1);
+}
+
+/* --- the engine -------------------------------------------------------- */
+
+enum req_state {
+	REQST_CHECK,	/* QP state, RNR wait, retry requests */
+	REQST_NEXT,	/* the WQE at the cursor: may it go now? */
+	REQST_LOCAL,	/* execute a local operation */
+	REQST_PACKET,	/* build and transmit one packet */
+	REQST_PROGRESS,	/* end of step: call again */
+	REQST_IDLE,	/* end of step: nothing to do */
+};
+
+struct req_ctx {
+	struct rxe_send_wqe *wqe;
+};
+
+static enum req_state req_check(struct rxe_qp *qp, struct req_ctx *c)
+{
+	enum ib_qp_state state = rxe_qp_state(qp);
+
+	if (state != IB_QPS_RTS && state != IB_QPS_SQD)
+		return REQST_IDLE;	/* in ERR the completer flushes */
+	if (test_bit(RXE_REQ_PAUSED, &qp->req.flags))
+		return REQST_IDLE;
+	if (test_and_clear_bit(RXE_REQ_RETRY, &qp->req.flags))
+		req_rewind(qp, READ_ONCE(qp->req.retry_psn));
+	return REQST_NEXT;
+}
+
+/* May the WQE at the cursor, never started before, start now? */
+static bool req_may_start(struct rxe_qp *qp, struct rxe_send_wqe *wqe)
+{
+	int in_flight = atomic_read(&qp->req.rd_atomic);
+
+	if (rxe_qp_state(qp) == IB_QPS_SQD)
+		return false;	/* draining: nothing new */
+	if ((wqe->send_flags & IB_SEND_FENCE) && in_flight)
+		return false;	/* the completer kicks us when they end */
+	if (rxe_req_wr_is_rd_atomic(wqe->opcode) &&
+	    in_flight >= max_t(int, qp->attr.max_rd_atomic, 1))
+		return false;
+	return true;
+}
+
+static enum req_state req_next(struct rxe_qp *qp, struct req_ctx *c)
+{
+	u32 cons = smp_load_acquire(&qp->sq.cons);
+	struct rxe_send_wqe *wqe;
+
+	/* The completer retired WQEs a rewind went back to. */
+	if ((s32)(qp->req.index - cons) < 0)
+		req_seek(qp, cons, 0, cons == qp->req.hw_index ?
+			 qp->req.next_psn : req_wqe(qp, cons)->first_psn);
+	if (qp->req.index == smp_load_acquire(&qp->sq.prod))
+		return REQST_IDLE;
+
+	wqe = req_wqe(qp, qp->req.index);
+	c->wqe = wqe;
+	if (qp->req.index == qp->req.hw_index) {
+		if (!req_may_start(qp, wqe))
+			return REQST_IDLE;
+		if (rxe_req_wr_is_local(wqe->opcode))
+			return REQST_LOCAL;
+		req_wqe_start(qp, wqe);
+	} else if (rxe_req_wr_is_local(wqe->opcode)) {
+		/* A resend passes a local operation done before. */
+		req_wqe_done(qp, wqe);
+		return REQST_PROGRESS;
+	}
+	if (rxe_qp_is_rc(qp) &&
+	    rxe_psn_diff(qp->req.psn, READ_ONCE(qp->comp.psn)) >=
+	    RXE_REQ_WINDOW)
+		return REQST_IDLE;	/* the completer kicks us on progress */
+	return REQST_PACKET;
+}
+
+static enum ib_wc_status req_do_local(struct rxe_qp *qp,
+				      struct rxe_send_wqe *wqe)
+{
+	int err;
+
+	if (wqe->opcode == IB_WR_REG_MR)
+		err = rxe_mr_fast_reg(qp, wqe->wr.reg.mr, wqe->wr.reg.key,
+				      wqe->wr.reg.access);
+	else
+		err = rxe_key_invalidate(qp, wqe->ex.invalidate_rkey, false);
+	if (err)
+		rxe_dbg_qp(qp, "local operation %u failed: %d\n", wqe->opcode,
+			   err);
+	return err ? IB_WC_LOC_PROT_ERR : IB_WC_SUCCESS;
+}
+
+static enum req_state req_local(struct rxe_qp *qp, struct req_ctx *c)
+{
+	struct rxe_send_wqe *wqe = c->wqe;
+
+	req_wqe_start(qp, wqe);
+	wqe->status = req_do_local(qp, wqe);
+	req_wqe_done(qp, wqe);
+	return REQST_PROGRESS;
+}
+
+/* What one packet of the WQE at the cursor looks like. */
+struct req_pkt_plan {
+	u32 pay;		/* payload bytes */
+	u32 psns;		/* PSNs it consumes */
+	enum rxe_req_pos pos;
+	int opcode;
+};
+
+static void req_plan(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
+		     struct req_pkt_plan *p)
+{
+	u32 mtu = rxe_qp_mtu(qp);
+	u32 left = wqe->length - qp->req.offset;
+
+	if (rxe_req_wr_is_rd_atomic(wqe->opcode)) {
+		/* One request; a READ asks for everything still missing. */
+		p->pay = 0;
+		p->psns = wqe->opcode == IB_WR_RDMA_READ ?
+			  rxe_req_num_pkts(left, mtu) : 1;
+		p->pos = RXE_POS_ONLY;
+	} else {
+		p->pay = min(left, mtu);
+		p->psns = 1;
+		p->pos = (qp->req.offset ? 0 : RXE_POS_FIRST) |
+			 (left <= mtu ? RXE_POS_LAST : 0);
+	}
+	p->opcode = rxe_req_opcode(rxe_qp_type(qp), wqe->opcode, p->pos);
+}
+
+static u32 req_qkey(struct rxe_qp *qp, struct rxe_send_wqe *wqe)
+{
+	/* A Q_Key with the high bit set means "use the QP's own". */
+	if (wqe->wr.ud.remote_qkey & 0x80000000u)
+		return qp->attr.qkey;
+	return wqe->wr.ud.remote_qkey;
+}
+
+static void req_fill_ext(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
+			 struct rxe_pkt *pkt)
+{
+	u32 flags = rxe_opcode[pkt->opcode].flags;
+	u32 off = qp->req.offset;
+
+	if (flags & RXE_OPF_RETH)	/* WRITE FIRST/ONLY, READ request */
+		rxe_reth_set(pkt, wqe->wr.rdma.remote_addr + off,
+			     wqe->wr.rdma.rkey, wqe->length - off);
+	if (flags & RXE_OPF_ATMETH) {
+		bool cas = wqe->opcode == IB_WR_ATOMIC_CMP_AND_SWP;
+
+		rxe_atmeth_set(pkt, wqe->wr.atomic.remote_addr,
+			       wqe->wr.atomic.rkey,
+			       cas ? wqe->wr.atomic.swap :
+				     wqe->wr.atomic.compare_add,
+			       cas ? wqe->wr.atomic.compare_add : 0);
+	}
+	if (flags & RXE_OPF_DETH)
+		rxe_deth_set(pkt, req_qkey(qp, wqe), qp->ibqp.qp_num);
+	if (flags & RXE_OPF_IMMDT)
+		rxe_immdt_set(pkt, wqe->ex.imm_data);
+	if (flags & RXE_OPF_IETH)
+		rxe_ieth_set(pkt, wqe->ex.invalidate_rkey);
+}
+
+static void req_fill_bth(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
+			 struct rxe_pkt *pkt, const struct req_pkt_plan *p)
+{
+	bool last = p->pos & RXE_POS_LAST;
+	bool se = last && (wqe->send_flags & IB_SEND_SOLICITED);
+	/* GSI asks for ACKs too, as the inbox driver does on the wire. */
+	bool ackreq = last && (rxe_qp_is_rc(qp) ||
+			       rxe_qp_type(qp) == IB_QPT_GSI);
+	u32 dqpn = rxe_qp_is_ud(qp) ? wqe->wr.ud.remote_qpn :
+				      qp->attr.dest_qpn;
+
+	rxe_bth_init(pkt, se, (-p->pay) & 3, qp->attr.pkey, dqpn, ackreq,
+		     pkt->psn);
+}
+
+/* Copy the payload (once) from the SGEs or the inline data. */
+static int req_fill_payload(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
+			    struct rxe_pkt *pkt, u32 pay, struct rxe_dma *dma)
+{
+	u8 *buf = rxe_pkt_payload(pkt);
+
+	memset(buf + pay, 0, (-pay) & 3);
+	if (!pay)
+		return 0;
+	if (wqe->send_flags & IB_SEND_INLINE) {
+		memcpy(buf, rxe_wqe_inline(wqe) + qp->req.offset, pay);
+		return 0;
+	}
+	return rxe_sgl_copy(rxe_qp_pd(qp), dma, wqe->sge, buf, pay,
+			    RXE_FROM_MEM);
+}
+
+static const struct rxe_av *req_av(struct rxe_qp *qp,
+				   struct rxe_send_wqe *wqe)
+{
+	return rxe_qp_is_ud(qp) ? &wqe->wr.ud.av : &qp->av;
+}
+
+/* Build one packet; the new cursor position goes to @dma. */
+static struct sk_buff *req_build(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
+				 const struct req_pkt_plan *p,
+				 struct rxe_pkt *pkt, struct rxe_dma *dma,
+				 int *err)
+{
+	struct sk_buff *skb;
+
+	pkt->rxe = qp->rxe;
+	pkt->qp = qp;
+	pkt->opcode = p->opcode;
+	pkt->flags = rxe_opcode[p->opcode].flags;
+	pkt->psn = qp->req.psn;
+	pkt->port = 1;
+	pkt->paylen = rxe_opcode[p->opcode].length + p->pay +
+		      ((-p->pay) & 3) + RXE_ICRC_SIZE;
+	skb = rxe_net_skb_alloc(qp->rxe, req_av(qp, wqe), pkt->paylen, pkt);
+	if (!skb) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	req_fill_bth(qp, wqe, pkt, p);
+	req_fill_ext(qp, wqe, pkt);
+	*dma = qp->req.dma;
+	*err = req_fill_payload(qp, wqe, pkt, p->pay, dma);
+	if (*err) {
+		kfree_skb(skb);
+		return NULL;
+	}
+	return skb;
+}
+
+/* Errors of the local stack that a later attempt may not meet. */
+static bool req_err_transient(int err)
+{
+	return err == -ENOMEM || err == -ENOBUFS || err == -EAGAIN ||
+	       err == -EBUSY;
+}
+
+/* The packet left: advance the cursor past it. */
+static void req_sent(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
+		     const struct req_pkt_plan *p, const struct rxe_dma *dma)
+{
+	qp->req.dma = *dma;
+	qp->req.offset += p->pay;
+	qp->req.psn = rxe_psn_add(qp->req.psn, p->psns);
+	if (rxe_psn_diff(qp->req.psn, qp->req.next_psn) > 0)
+		WRITE_ONCE(qp->req.next_psn, qp->req.psn);
+	if (rxe_qp_is_rc(qp))
+		rxe_comp_arm_timer(qp);
+	if (p->pos & RXE_POS_LAST) {
+		if ((s32)(qp->req.index + 1 - qp->req.sent_index) > 0)
+			rxe_counter_inc(qp->rxe, RXE_CNT_RDMA_SEND);
+		req_wqe_done(qp, wqe);
+	}
+}
+
+/* The WQE cannot be sent at all: complete it with @status. */
+static enum req_state req_fail(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
+			       enum ib_wc_status status, int err)
+{
+	rxe_dbg_qp(qp, "wqe %u: cannot transmit (%d)\n", qp->req.index, err);
+	rxe_counter_inc(qp->rxe, RXE_CNT_SEND_ERR);
+	wqe->status = status;
+	req_wqe_done(qp, wqe);
+	return REQST_IDLE;
+}
+
+static enum req_state req_packet(struct rxe_qp *qp, struct req_ctx *c)
+{
+	struct rxe_send_wqe *wqe = c->wqe;
+	struct req_pkt_plan plan;
+	struct rxe_pkt pkt = {};
+	struct sk_buff *skb;
+	struct rxe_dma dma;
+	int err;
+
+	req_plan(qp, wqe, &plan);
+	if (plan.opcode < 0)	/* post_send checked it: cannot happen */
+		return req_fail(qp, wqe, IB_WC_LOC_QP_OP_ERR, plan.opcode);
+	skb = req_build(qp, wqe, &plan, &pkt, &dma, &err);
+	if (skb)
+		err = rxe_net_xmit(qp->rxe, req_av(qp, wqe), qp->sport, skb,
+				   &pkt);
+	if (!err) {
+		req_sent(qp, wqe, &plan, &dma);
+		return REQST_PROGRESS;
+	}
+	if (req_err_transient(err)) {
+		/* Nothing was lost: the same packet is built again later. */
+		mod_timer(&qp->req.xmit_timer, jiffies + 1);
+		return REQST_IDLE;
+	}
+	if (!skb)	/* the SGEs could not be read */
+		return req_fail(qp, wqe, IB_WC_LOC_PROT_ERR, err);
+	return req_fail(qp, wqe, IB_WC_LOC_QP_OP_ERR, err);
+}
+
+typedef enum req_state (*req_handler_t)(struct rxe_qp *qp,
+					 struct req_ctx *c);
+
+static const req_handler_t req_handlers[] = {
+	[REQST_CHECK]	= req_check,
+	[REQST_NEXT]	= req_next,
+	[REQST_LOCAL]	= req_local,
+	[REQST_PACKET]	= req_packet,
+};
+
+/**
+ * rxe_req_run() - one step of the requester (the req_task function)
+ * @qp: the QP
+ *
+ * Transmits at most one packet or executes one local operation.
+ * Context: the QP's requester task (softirq or process, never twice).
+ * Return: 0 after progress, -EAGAIN when there is nothing to do now.
+ */
+int rxe_req_run(struct rxe_qp *qp)
+{
+	struct req_ctx c = {};
+	enum req_state state = REQST_CHECK;
+
+	while (state < REQST_PROGRESS)
+		state = req_handlers[state](qp, &c);
+	return state == REQST_PROGRESS ? 0 : -EAGAIN;
+}
+
+static void req_xmit_timer(struct timer_list *t)
+{
+	struct rxe_qp *qp = from_timer(qp, t, req.xmit_timer);
+
+	rxe_task_sched(&qp->req_task);
+}
+
+/**
+ * rxe_req_init() - set up the requester of a new QP
+ * @qp: the QP
+ */
+void rxe_req_init(struct rxe_qp *qp)
+{
+	timer_setup(&qp->req.xmit_timer, req_xmit_timer, 0);
+	rxe_req_reset(qp);
+}
+
+/**
+ * rxe_req_reset() - forget all requester progress (QP to RESET)
+ * @qp: the QP, its engines stopped and its SQ empty
+ *
+ * The next packet uses attr.sq_psn, which modify_qp sets later.
+ */
+void rxe_req_reset(struct rxe_qp *qp)
+{
+	qp->req.index = qp->sq.cons;
+	qp->req.hw_index = qp->sq.cons;
+	qp->req.sent_index = qp->sq.cons;
+	qp->req.offset = 0;
+	qp->req.psn = qp->attr.sq_psn;
+	qp->req.next_psn = qp->attr.sq_psn;
+	memset(&qp->req.dma, 0, sizeof(qp->req.dma));
+	atomic_set(&qp->req.rd_atomic, 0);
+	qp->req.flags = 0;
+	qp->req.retry_psn = 0;
+}
+
+/**
+ * rxe_req_cleanup() - stop the requester's timer
+ * @qp: the QP, its engines stopped
+ *
+ * Context: process; waits for a running timer callback.
+ */
+void rxe_req_cleanup(struct rxe_qp *qp)
+{
+	del_timer_sync(&qp->req.xmit_timer);
+}
