@@ -653,13 +653,21 @@ int rxe_resp_run(struct rxe_qp *qp)
  * @skb: request that passed rxe_recv()'s checks; RXE_SKB_PKT(@skb)->qp
  *       holds a QP reference that goes with the packet
  *
- * Queues the packet and runs the responder task. Consumes @skb. Any
- * context.
+ * Queues the packet and runs the responder task (inline from the
+ * receive softirq, else on the workqueue). Consumes @skb. Any context.
  */
 void rxe_resp_queue_pkt(struct rxe_qp *qp, struct sk_buff *skb)
 {
 	skb_queue_tail(&qp->req_pkts, skb);
-	rxe_task_run(&qp->resp_task);
+	/*
+	 * Inline only from the network's softirq: a loopback delivery made
+	 * inside a consumer's post_send is queued, so receive completions
+	 * never run under the consumer's own locks.
+	 */
+	if (in_serving_softirq())
+		rxe_task_run(&qp->resp_task);
+	else
+		rxe_task_sched(&qp->resp_task);
 }
 
 static void rxe_resp_clear(struct rxe_resp_state *resp)
