@@ -98,11 +98,9 @@ static int rxe_query_device(struct ib_device *ibdev,
 static int rxe_modify_device(struct ib_device *ibdev, int mask,
 			     struct ib_device_modify *attr)
 {
-	if (mask & ~(IB_DEVICE_MODIFY_SYS_IMAGE_GUID |
-		     IB_DEVICE_MODIFY_NODE_DESC))
+	/* only the node description (sysfs node_desc) can be set */
+	if (mask & ~IB_DEVICE_MODIFY_NODE_DESC)
 		return -EOPNOTSUPP;
-	if (mask & IB_DEVICE_MODIFY_SYS_IMAGE_GUID)
-		to_rdev(ibdev)->attr.sys_image_guid = attr->sys_image_guid;
 	if (mask & IB_DEVICE_MODIFY_NODE_DESC)
 		memcpy(ibdev->node_desc, attr->node_desc,
 		       sizeof(ibdev->node_desc));
