@@ -407,7 +407,8 @@ static void rxe_net_push_ip6(struct sk_buff *skb, const struct rxe_av *av,
 	__skb_push(skb, sizeof(*ip6h));
 	skb_reset_network_header(skb);
 	ip6h = ipv6_hdr(skb);
-	ip6_flow_hdr(ip6h, av->traffic_class, htonl(av->flow_label));
+	ip6_flow_hdr(ip6h, av->traffic_class,
+		     htonl(av->flow_label) & IPV6_FLOWLABEL_MASK);
 	ip6h->payload_len = htons(len);
 	ip6h->nexthdr = IPPROTO_UDP;
 	ip6h->hop_limit = av->hop_limit ?: ip6_dst_hoplimit(dst);
