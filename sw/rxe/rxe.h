@@ -35,6 +35,7 @@
 
 struct rxe_qp;
 struct rxe_mr;
+struct rxe_net_sock;
 
 /* --- counters ----------------------------------------------------------- */
 
@@ -81,8 +82,10 @@ struct rxe_stats {
  * struct rxe_dev - one soft-RoCE device on top of one net device
  * @ib_dev:    the core's device; must stay first (core-allocated)
  * @ndev:      the net device; held from creation to dealloc_driver
- * @list:      on rxe_dev_list; added after registration, removed before
- *             unregistration; readers use RCU
+ * @list:      on rxe_dev_list; added after registration, removed by
+ *             dealloc_driver (after unregistration); readers use RCU
+ * @sock:      the UDP sockets of the namespace the device was made in
+ *             (rxe_net_sock_get()), held until dealloc_driver
  * @attr:      device attributes answered by query_device
  * @port_lock: protects @port_state and @port_mtu
  * @port_state: IB_PORT_ACTIVE or IB_PORT_DOWN, follows the netdev
@@ -100,6 +103,7 @@ struct rxe_dev {
 	struct net_device *ndev;
 	netdevice_tracker ndev_tracker;
 	struct list_head list;
+	struct rxe_net_sock *sock;
 	struct ib_device_attr attr;
 
 	spinlock_t port_lock;
@@ -376,11 +380,14 @@ int rxe_net_xmit(struct rxe_dev *rxe, const struct rxe_av *av, u16 sport,
 		 struct sk_buff *skb, struct rxe_pkt *pkt);
 int rxe_net_init(void);
 void rxe_net_exit(void);
+struct rxe_net_sock *rxe_net_sock_get(struct net *net);
+void rxe_net_sock_put(struct rxe_net_sock *sock);
 
 /* --- devices (rxe_dev.c, rxe_notify.c) ---------------------------------- */
 
 int rxe_dev_add(struct net_device *ndev, const char *ibdev_name);
 struct rxe_dev *rxe_dev_from_ndev_rcu(struct net_device *ndev);
+bool rxe_dev_with_ndev(struct net_device *ndev, void (*fn)(struct rxe_dev *));
 void rxe_dev_port_update(struct rxe_dev *rxe);
 int rxe_notify_init(void);
 void rxe_notify_exit(void);
