@@ -4,7 +4,7 @@
 #include <linux/slab.h>
 #include "kperf.h"
 
-#define KPERF_BW_POLL		16
+#define KPERF_BW_POLL		8
 #define KPERF_BW_DRAIN_MS	20	/* UC/UD: how long to wait for late receives */
 
 /**

@@ -14,7 +14,8 @@
  * @gone: remove() has started; running commands abort
  *
  * kperf_devs_lock protects kperf_devs, @node and @users; @gone is set
- * under it and read locklessly by the commands' wait loops.
+ * under it and read locklessly by the commands' wait loops, @users
+ * locklessly by remove() waiting for it to drop to 0.
  */
 struct kperf_dev {
 	struct ib_device *ibdev;
@@ -43,14 +44,10 @@ static int kperf_dev_add(struct ib_device *ibdev)
 	return 0;
 }
 
+/* Lockless: it is a wait_event() condition (no sleeping in there). */
 static bool kperf_dev_idle(struct kperf_dev *kdev)
 {
-	bool idle;
-
-	mutex_lock(&kperf_devs_lock);
-	idle = !kdev->users;
-	mutex_unlock(&kperf_devs_lock);
-	return idle;
+	return !READ_ONCE(kdev->users);
 }
 
 /* The device goes away: stop new users, wait for running commands. */
@@ -61,10 +58,10 @@ static void kperf_dev_remove(struct ib_device *ibdev, void *data)
 	mutex_lock(&kperf_devs_lock);
 	WRITE_ONCE(kdev->gone, true);
 	list_del(&kdev->node);
-	mutex_unlock(&kperf_devs_lock);
 	if (!kperf_dev_idle(kdev))
 		pr_info("%s is going away: aborting the commands using it\n",
 			dev_name(&ibdev->dev));
+	mutex_unlock(&kperf_devs_lock);
 	wait_event(kperf_devs_idle, kperf_dev_idle(kdev));
 	kfree(kdev);
 }
@@ -89,7 +86,7 @@ struct kperf_dev *kperf_dev_get(const char *name)
 	mutex_lock(&kperf_devs_lock);
 	list_for_each_entry(kdev, &kperf_devs, node) {
 		if (!strcmp(dev_name(&kdev->ibdev->dev), name)) {
-			kdev->users++;
+			WRITE_ONCE(kdev->users, kdev->users + 1);
 			found = kdev;
 			break;
 		}
@@ -108,7 +105,7 @@ struct kperf_dev *kperf_dev_get(const char *name)
 void kperf_dev_put(struct kperf_dev *kdev)
 {
 	mutex_lock(&kperf_devs_lock);
-	kdev->users--;
+	WRITE_ONCE(kdev->users, kdev->users - 1);
 	mutex_unlock(&kperf_devs_lock);
 	wake_up_all(&kperf_devs_idle);
 }

@@ -4,7 +4,7 @@
 #include <linux/delay.h>
 #include "kperf.h"
 
-#define KPERF_STALL_MS	20	/* lets RNR-stalled sends reach the wire */
+#define KPERF_STALL_MS	20	/* sends reach the wire; ACK timeout is 67 ms */
 
 /* Waits for @n completions of @kind, every one flushed. */
 static int kperf_fault_flushed(struct kperf_run *run, struct kperf_side *s,
@@ -28,15 +28,15 @@ static int kperf_fault_flushed(struct kperf_run *run, struct kperf_side *s,
 }
 
 /*
- * RC, an op that needs a receive, none posted, infinite RNR retries: the
- * sends stay outstanding until the initiator's QP goes to ERR.
+ * RC (any op), the target's QP already in ERR (it drops what arrives): the sends stay outstanding, waiting for ACKs, until the
+ * initiator's QP goes to ERR well before the ACK timeout could expire.
  */
 static int kperf_fault_qp_err_sends(struct kperf_run *run)
 {
 	u32 i;
 	int ret;
 
-	if (run->p.qp_type != IB_QPT_RC || !run->op->recv)
+	if (run->p.qp_type != IB_QPT_RC)
 		return 0;
 	for (i = 0; i < run->p.depth; i++) {
 		ret = kperf_post_op(run, 0, i, i, true);
@@ -81,9 +81,9 @@ static int kperf_fault_qp_err(struct kperf_run *run)
 			return ret;
 	}
 	kperf_run_clock_start(run);
-	ret = kperf_fault_qp_err_sends(run);
+	ret = kperf_fault_qp_err_recvs(run);
 	if (!ret)
-		ret = kperf_fault_qp_err_recvs(run);
+		ret = kperf_fault_qp_err_sends(run);
 	kperf_run_clock_stop(run);
 	return ret;
 }
@@ -107,9 +107,10 @@ static int kperf_fault_one_round(struct kperf_run *run)
  *
  * bad_rkey: the operation carries a wrong rkey; expects REM_ACCESS_ERR.
  * no_recv: RC with rnr_retry 0 and no receive posted; expects
- * RNR_RETRY_EXC_ERR. qp_err: depth sends stalled on RNR (RC ops that
- * take a receive), then depth receives, each QP moved to ERR with them
- * outstanding; every one must complete with WR_FLUSH_ERR.
+ * RNR_RETRY_EXC_ERR. qp_err: depth receives on the target, whose QP
+ * then goes to ERR; then (RC) depth operations from
+ * the initiator, unanswered, whose QP then goes to ERR. Every one of
+ * them must complete with WR_FLUSH_ERR.
  *
  * Context: process context, sleeps.
  * Return: 0 when the failure happened as expected, else a negative errno.

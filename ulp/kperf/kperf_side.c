@@ -92,8 +92,12 @@ static int kperf_side_pd_cq(struct kperf_run *run, struct kperf_side *s)
 	unsigned int flags = 0;
 	int ncqe;
 
-	/* Remote access through mr=dma needs the PD's all-memory rkey. */
-	if (p->mr == KPERF_MR_DMA && run->op->remote)
+	/*
+	 * Remote access through mr=dma needs the PD's all-memory rkey, on
+	 * the target side (and on both for mode=lat, which answers back).
+	 */
+	if (p->mr == KPERF_MR_DMA && run->op->remote &&
+	    (s == &run->side[1] || p->mode == KPERF_LAT))
 		flags |= IB_PD_UNSAFE_GLOBAL_RKEY;
 	s->pd = ib_alloc_pd(s->ibdev, flags);
 	if (IS_ERR(s->pd)) {
