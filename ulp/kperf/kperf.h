@@ -32,6 +32,10 @@ enum kperf_fault { KPERF_FAULT_NONE, KPERF_FAULT_BAD_RKEY,
 
 enum kperf_mr_mode { KPERF_MR_DMA, KPERF_MR_FRWR };
 
+/* Tells apart the data patterns of a round (kperf_data_fill/word). */
+enum kperf_salt { KPERF_SALT_DATA, KPERF_SALT_CMP, KPERF_SALT_SWAP,
+		  KPERF_SALT_POISON };
+
 /* What a work completion was for; the low bits of every wr_id. */
 enum kperf_wr_kind { KPERF_WR_OP, KPERF_WR_RECV, KPERF_WR_REG, KPERF_WR_INV,
 		     KPERF_WR_REPLY };
@@ -206,6 +210,7 @@ bool kperf_dev_gone(struct kperf_dev *kdev);
 int kperf_run_command(struct kperf_params *p, struct seq_buf *out);
 int kperf_run_fail(struct kperf_run *run, int err, const char *fmt, ...)
 	__printf(3, 4);
+int kperf_run_check(struct kperf_run *run);
 int kperf_run_idle(struct kperf_run *run);
 void kperf_run_progress(struct kperf_run *run);
 void kperf_run_clock_start(struct kperf_run *run);

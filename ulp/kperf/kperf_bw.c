@@ -113,6 +113,9 @@ static int kperf_bw_pass(struct kperf_run *run, struct kperf_bw *bw)
 	unsigned int qpi;
 	int tx, rx = 0, ret;
 
+	ret = kperf_run_check(run);
+	if (ret)
+		return ret;
 	for (qpi = 0; qpi < run->p.qps; qpi++) {
 		ret = kperf_bw_post(run, bw, qpi);
 		if (ret)

@@ -64,6 +64,8 @@ int kperf_cq_wait(struct kperf_run *run, struct kperf_side *s,
 
 	if (kperf_cq_unstash(s, kind, wc))
 		return 0;
+	/* the timeout counts from here (filling and checking data is not idle) */
+	kperf_run_progress(run);
 	for (;;) {
 		n = ib_poll_cq(s->cq, 1, wc);
 		if (n < 0)

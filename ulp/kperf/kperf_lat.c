@@ -19,6 +19,7 @@ static int kperf_lat_poll_byte(struct kperf_run *run, const u8 *byte, u8 want)
 {
 	int ret;
 
+	kperf_run_progress(run);
 	while (READ_ONCE(*byte) != want) {
 		ret = kperf_run_idle(run);
 		if (ret)
@@ -109,6 +110,19 @@ static int kperf_lat_setup(struct kperf_run *run)
 	return 0;
 }
 
+/* Invalidates what kperf_lat_setup() registered (mr=frwr). */
+static int kperf_lat_finish(struct kperf_run *run)
+{
+	int d, ret;
+
+	for (d = 0; d < 2 && run->p.mr == KPERF_MR_FRWR; d++) {
+		ret = kperf_buf_inv(run, &run->side[d], &run->conns[0].end[d]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static int kperf_lat_cmp(const void *a, const void *b)
 {
 	u64 x = *(const u64 *)a, y = *(const u64 *)b;
@@ -134,6 +148,9 @@ static int kperf_lat_rounds(struct kperf_run *run, u64 *ns)
 
 	kperf_run_clock_start(run);
 	for (round = 0; round < run->p.iters; round++) {
+		ret = kperf_run_check(run);
+		if (ret)
+			return ret;
 		t = ktime_get();
 		ret = by_write ? kperf_lat_write(run, round) :
 				 kperf_lat_msg(run, round);
@@ -174,6 +191,8 @@ int kperf_lat_run(struct kperf_run *run)
 	ret = kperf_lat_setup(run);
 	if (!ret)
 		ret = kperf_lat_rounds(run, ns);
+	if (!ret)
+		ret = kperf_lat_finish(run);
 	kvfree(ns);
 	return ret;
 }

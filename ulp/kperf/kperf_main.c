@@ -73,6 +73,7 @@ static int kperf_exec(struct kperf_file *kf, char *line)
 	char why[160];
 	int ret;
 
+	kf->len = 0;
 	seq_buf_init(&out, kf->out, KPERF_OUT_SIZE);
 	p = kzalloc(sizeof(*p), GFP_KERNEL);
 	if (!p)
@@ -91,8 +92,8 @@ static int kperf_exec(struct kperf_file *kf, char *line)
 }
 
 /*
- * A write is one command. It runs to completion in the writer's context;
- * the file position is left alone, so the same open file can be read
+ * A write is one command. It runs to completion in the writer's context
+ * and rewinds the file position, so the same open file reads the result
  * from its start right after.
  */
 static ssize_t kperf_write(struct file *file, const char __user *ubuf,
@@ -110,6 +111,7 @@ static ssize_t kperf_write(struct file *file, const char __user *ubuf,
 	mutex_lock(&kf->lock);
 	ret = kperf_exec(kf, line);
 	kperf_last_set(kf);
+	*ppos = 0;
 	mutex_unlock(&kf->lock);
 	kfree(line);
 	return ret ? ret : count;

@@ -3,9 +3,6 @@
 
 #include "kperf.h"
 
-/* Pattern salts: the data moved, what the receiving buffer held before. */
-enum { KPERF_SALT_DATA, KPERF_SALT_CMP, KPERF_SALT_SWAP, KPERF_SALT_POISON };
-
 /* The completion opcode the initiator sees for each operation. */
 static const enum ib_wc_opcode kperf_ping_wc_op[KPERF_OP_COUNT] = {
 	[KPERF_OP_SEND] = IB_WC_SEND, [KPERF_OP_SEND_IMM] = IB_WC_SEND,
@@ -199,8 +196,11 @@ int kperf_ping_run(struct kperf_run *run)
 	int ret = 0;
 
 	kperf_run_clock_start(run);
-	for (round = 0; round < run->p.iters && !ret; round++)
-		ret = kperf_ping_round(run, round);
+	for (round = 0; round < run->p.iters && !ret; round++) {
+		ret = kperf_run_check(run);
+		if (!ret)
+			ret = kperf_ping_round(run, round);
+	}
 	kperf_run_clock_stop(run);
 	return ret;
 }

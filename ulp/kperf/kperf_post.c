@@ -79,8 +79,8 @@ static void kperf_post_target(struct kperf_run *run, union kperf_wr *u,
 	} else if (op->atomic) {
 		u->atomic.remote_addr = dst->buf.addr;
 		u->atomic.rkey = kperf_post_rkey(run, dst);
-		u->atomic.compare_add = kperf_data_word(round, 1);
-		u->atomic.swap = kperf_data_word(round, 2);
+		u->atomic.compare_add = kperf_data_word(round, KPERF_SALT_CMP);
+		u->atomic.swap = kperf_data_word(round, KPERF_SALT_SWAP);
 	} else if (op->remote) {
 		u->rdma.remote_addr = dst->buf.addr;
 		u->rdma.rkey = kperf_post_rkey(run, dst);

@@ -61,6 +61,25 @@ void kperf_run_clock_stop(struct kperf_run *run)
 }
 
 /**
+ * kperf_run_check() - should the command stop?
+ * @run: the command, both sides open
+ *
+ * Cheap enough for every pass of a busy loop.
+ *
+ * Return: 0 to go on; -ENODEV when a device is going away (its removal
+ * waits for this command), -EINTR on a fatal signal.
+ */
+int kperf_run_check(struct kperf_run *run)
+{
+	if (kperf_dev_gone(run->side[0].kdev) ||
+	    kperf_dev_gone(run->side[1].kdev))
+		return kperf_run_fail(run, -ENODEV, "device removed while the command ran");
+	if (fatal_signal_pending(current))
+		return kperf_run_fail(run, -EINTR, "interrupted");
+	return 0;
+}
+
+/**
  * kperf_run_idle() - one turn of a wait loop with nothing arrived
  * @run: the command
  *
@@ -74,12 +93,10 @@ void kperf_run_clock_stop(struct kperf_run *run)
 int kperf_run_idle(struct kperf_run *run)
 {
 	s64 idle_us = ktime_us_delta(ktime_get(), run->last_progress);
+	int ret = kperf_run_check(run);
 
-	if (kperf_dev_gone(run->side[0].kdev) ||
-	    kperf_dev_gone(run->side[1].kdev))
-		return kperf_run_fail(run, -ENODEV, "device removed while the command ran");
-	if (fatal_signal_pending(current))
-		return kperf_run_fail(run, -EINTR, "interrupted");
+	if (ret)
+		return ret;
 	if (idle_us > (s64)run->p.timeout_ms * USEC_PER_MSEC)
 		return kperf_run_fail(run, -ETIMEDOUT, "timed out after %u ms without a completion",
 				      run->p.timeout_ms);

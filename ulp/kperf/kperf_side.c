@@ -104,8 +104,9 @@ static int kperf_side_pd_cq(struct kperf_run *run, struct kperf_side *s)
 		int ret = PTR_ERR(s->pd);
 
 		s->pd = NULL;
-		return kperf_run_fail(run, ret, "ib_alloc_pd on %s failed",
-				      dev_name(&s->ibdev->dev));
+		return kperf_run_fail(run, ret, "ib_alloc_pd on %s failed%s",
+				      dev_name(&s->ibdev->dev),
+				      flags ? " (mr=dma needs its global rkey; try mr=frwr)" : "");
 	}
 	ncqe = min_t(int, p->qps * (2 * p->depth + 8),
 		     s->ibdev->attrs.max_cqe);
