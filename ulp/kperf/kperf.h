@@ -12,6 +12,7 @@
 /* Limits of a command. */
 #define KPERF_MAX_SIZE		(16U << 20)
 #define KPERF_MAX_QPS		64
+#define KPERF_MAX_MEM		(256ULL << 20)	/* qps * size */
 #define KPERF_MAX_DEPTH		4096
 #define KPERF_MAX_LAT_ITERS	1000000
 #define KPERF_UD_GRH		40	/* a UD receive starts with the GRH */

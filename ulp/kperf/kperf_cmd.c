@@ -365,6 +365,8 @@ static const char *kperf_cmd_check(const struct kperf_params *p)
 		return "atomics have size=8";
 	if (p->sig > p->depth)
 		return "sig must not exceed depth";
+	if ((u64)p->qps * max_t(u32, p->size, PAGE_SIZE) > KPERF_MAX_MEM)
+		return "qps * size exceeds 256 MiB (buffers are per QP and side)";
 	if (p->qp_type == IB_QPT_UD && p->mr == KPERF_MR_FRWR)
 		return "mr=frwr needs qp=rc or qp=uc";
 	if ((op->atomic || p->op == KPERF_OP_SEND_INV) && p->mr != KPERF_MR_FRWR)
