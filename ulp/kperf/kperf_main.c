@@ -86,6 +86,9 @@ static int kperf_exec(struct kperf_file *kf, char *line)
 	} else {
 		ret = kperf_run_command(p, &out);
 	}
+	if (!seq_buf_used(&out))
+		seq_buf_printf(&out, "result status=fail errno=%d reason=\"no memory for the command\"\n",
+			       ret);
 	kf->len = seq_buf_used(&out);
 	kfree(p);
 	return ret;
