@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* ib_kperf: the types and functions every part of the verbs test tool shares. */
+#ifndef KPERF_H
+#define KPERF_H
+
+#include <linux/ktime.h>
+#include <linux/list.h>
+#include <linux/scatterlist.h>
+#include <linux/seq_buf.h>
+#include <rdma/ib_verbs.h>
+
+/* Limits of a command. */
+#define KPERF_MAX_SIZE		(16U << 20)
+#define KPERF_MAX_QPS		64
+#define KPERF_MAX_MEM		(256ULL << 20)	/* qps * size */
+#define KPERF_MAX_DEPTH		4096
+#define KPERF_MAX_LAT_ITERS	1000000
+#define KPERF_UD_GRH		40	/* a UD receive starts with the GRH */
+#define KPERF_UD_QKEY		0x1111beefU
+#define KPERF_OUT_SIZE		PAGE_SIZE
+#define KPERF_STASH		32	/* WCs kept aside while waiting for one */
+
+enum kperf_mode { KPERF_PING, KPERF_BW, KPERF_LAT };
+
+enum kperf_op {
+	KPERF_OP_SEND, KPERF_OP_SEND_IMM, KPERF_OP_SEND_INV, KPERF_OP_WRITE,
+	KPERF_OP_WRITE_IMM, KPERF_OP_READ, KPERF_OP_CAS, KPERF_OP_FAA,
+	KPERF_OP_COUNT
+};
+
+enum kperf_fault { KPERF_FAULT_NONE, KPERF_FAULT_BAD_RKEY,
+		   KPERF_FAULT_NO_RECV, KPERF_FAULT_QP_ERR };
+
+enum kperf_mr_mode { KPERF_MR_DMA, KPERF_MR_FRWR };
+
+/* Tells apart the data patterns of a round (kperf_data_fill/word). */
+enum kperf_salt { KPERF_SALT_DATA, KPERF_SALT_CMP, KPERF_SALT_SWAP,
+		  KPERF_SALT_POISON };
+
+/* What a work completion was for; the low bits of every wr_id. */
+enum kperf_wr_kind { KPERF_WR_OP, KPERF_WR_RECV, KPERF_WR_REG, KPERF_WR_INV,
+		     KPERF_WR_REPLY };
+
+/**
+ * struct kperf_op_info - the facts about one operation
+ * @name: its name in commands and results
+ * @wr: the send opcode
+ * @qp_types: bit per enum ib_qp_type the operation is allowed on
+ * @recv: consumes a receive at the target
+ * @remote: addresses the target's memory (needs its rkey)
+ * @atomic: an 8-byte atomic
+ * @imm: carries immediate data
+ */
+struct kperf_op_info {
+	const char *name;
+	enum ib_wr_opcode wr;
+	u32 qp_types;
+	bool recv, remote, atomic, imm;
+};
+
+/**
+ * struct kperf_params - one parsed command
+ *
+ * Sizes and counts are validated by kperf_cmd_parse(); @mtu 0 and @gid -1
+ * mean "choose", @expect -1 means "expect success".
+ */
+struct kperf_params {
+	enum kperf_mode mode;
+	char dev[IB_DEVICE_NAME_MAX];
+	char peer[IB_DEVICE_NAME_MAX];
+	enum ib_qp_type qp_type;
+	enum kperf_op op;
+	u32 size, iters, qps, depth, sig, timeout_ms;
+	enum ib_mtu mtu;
+	int gid;
+	enum kperf_mr_mode mr;
+	bool mr_given, inline_data;
+	int expect;
+	enum kperf_fault fault;
+};
+
+struct kperf_dev;
+
+/**
+ * struct kperf_buf - a data buffer and how the device reaches it
+ * @va: kernel mapping of the whole buffer
+ * @len: bytes allocated (a multiple of PAGE_SIZE)
+ * @pages: the pages behind @va; @npages of them
+ * @contig: @va came from one physically contiguous allocation
+ * @sgt: the pages as a scatterlist, DMA-mapped (@nents mapped entries)
+ * @mr: the FRWR MR when mr=frwr, else NULL
+ * @lkey: local key of the data; @rkey: what a peer uses to reach it
+ * @addr: the address a local SGE or a remote WR gives for byte 0
+ * @key: the consumer key byte of the next registration
+ */
+struct kperf_buf {
+	void *va;
+	size_t len;
+	struct page **pages;
+	unsigned int npages;
+	bool contig;
+	struct sg_table sgt;
+	int nents;
+	struct ib_mr *mr;
+	u32 lkey, rkey;
+	u64 addr;
+	u8 key;
+};
+
+/**
+ * struct kperf_end - one end of a connection
+ * @qp: the QP
+ * @ah: UD only, the address handle of the other end
+ * @psn: the first PSN this end sends with
+ * @buf: its data buffer
+ */
+struct kperf_end {
+	struct ib_qp *qp;
+	struct ib_ah *ah;
+	u32 psn;
+	struct kperf_buf buf;
+};
+
+/* One connection: end[0] on the dev side initiates, end[1] is the target. */
+struct kperf_conn {
+	struct kperf_end end[2];
+};
+
+/**
+ * struct kperf_side - what one command holds on one device
+ * @kdev: the client's hold on the device
+ * @ibdev: the device
+ * @port: the port used
+ * @sgid_attr: the source GID (held), NULL on an InfiniBand port w/o GID
+ * @lid: the port's LID (InfiniBand link layer)
+ * @active_mtu: the port's active MTU
+ * @mac: MAC of the GID's net device (RoCE)
+ * @pd: protection domain of everything below
+ * @cq: the one CQ of all QPs of this side (polled directly)
+ * @stash: completions polled while another one was awaited, @nstash many
+ */
+struct kperf_side {
+	struct kperf_dev *kdev;
+	struct ib_device *ibdev;
+	u32 port;
+	const struct ib_gid_attr *sgid_attr;
+	u32 lid;
+	enum ib_mtu active_mtu;
+	u8 mac[ETH_ALEN];
+	struct ib_pd *pd;
+	struct ib_cq *cq;
+	struct ib_wc stash[KPERF_STASH];
+	unsigned int nstash;
+};
+
+/**
+ * struct kperf_result - what a command measured
+ * @msgs: operations completed; @bytes: payload bytes moved
+ * @ns: wall time of the measurement; @cpu_ns: CPU time of the writer
+ * @lat: lat mode: min, median, p99, max round trip in ns
+ * @wc: the completion status a fault ended in (IB_WC_SUCCESS otherwise)
+ */
+struct kperf_result {
+	u64 msgs, bytes, ns, cpu_ns;
+	u64 lat[4];
+	enum ib_wc_status wc;
+};
+
+/**
+ * struct kperf_run - one command while it runs
+ * @p: the command
+ * @op: facts about @p.op
+ * @side: side[0] is dev, side[1] is peer (maybe the same device)
+ * @conns: @p.qps connections
+ * @res: measurements
+ * @out: result lines
+ * @last_progress: when a completion or datum last arrived (timeouts)
+ * @t0: when the measurement started; @cpu0: the writer's CPU time then
+ * @reason: why the command failed, for the result line
+ */
+struct kperf_run {
+	struct kperf_params p;
+	const struct kperf_op_info *op;
+	struct kperf_side side[2];
+	struct kperf_conn *conns;
+	struct kperf_result res;
+	struct seq_buf *out;
+	ktime_t last_progress;
+	ktime_t t0;
+	u64 cpu0;
+	char reason[160];
+};
+
+/* kperf_cmd.c */
+int kperf_cmd_parse(char *line, struct kperf_params *p, char *why,
+		    size_t whylen);
+const struct kperf_op_info *kperf_op_info(enum kperf_op op);
+const char *kperf_wc_name(enum ib_wc_status status);
+const char *kperf_mode_name(enum kperf_mode mode);
+const char *kperf_qp_name(enum ib_qp_type type);
+
+/* kperf_dev.c */
+int kperf_dev_register(void);
+void kperf_dev_unregister(void);
+struct kperf_dev *kperf_dev_get(const char *name);
+void kperf_dev_put(struct kperf_dev *kdev);
+struct ib_device *kperf_dev_ib(struct kperf_dev *kdev);
+bool kperf_dev_gone(struct kperf_dev *kdev);
+
+/* kperf_run.c */
+int kperf_run_command(struct kperf_params *p, struct seq_buf *out);
+int kperf_run_fail(struct kperf_run *run, int err, const char *fmt, ...)
+	__printf(3, 4);
+int kperf_run_check(struct kperf_run *run);
+int kperf_run_idle(struct kperf_run *run);
+void kperf_run_progress(struct kperf_run *run);
+void kperf_run_clock_start(struct kperf_run *run);
+void kperf_run_clock_stop(struct kperf_run *run);
+
+/* kperf_side.c */
+int kperf_side_open(struct kperf_run *run, struct kperf_side *s,
+		    const char *name);
+void kperf_side_close(struct kperf_side *s);
+
+/* kperf_conn.c */
+int kperf_conn_create_all(struct kperf_run *run);
+void kperf_conn_destroy_all(struct kperf_run *run);
+int kperf_conn_to_err(struct kperf_run *run, struct kperf_end *e);
+
+/* kperf_buf.c */
+int kperf_buf_alloc(struct kperf_run *run, struct kperf_side *s,
+		    struct kperf_buf *b, size_t len);
+void kperf_buf_free(struct kperf_side *s, struct kperf_buf *b);
+int kperf_buf_reg(struct kperf_run *run, struct kperf_side *s,
+		  struct kperf_end *e);
+int kperf_buf_inv(struct kperf_run *run, struct kperf_side *s,
+		  struct kperf_end *e);
+
+/* kperf_post.c */
+int kperf_post_op(struct kperf_run *run, unsigned int qpi, u32 round,
+		  u64 seq, bool signaled);
+int kperf_post_reply(struct kperf_run *run, unsigned int qpi, u32 round);
+int kperf_post_recv(struct kperf_run *run, struct kperf_end *e, u64 wr_id);
+u64 kperf_wr_id(enum kperf_wr_kind kind, unsigned int qpi, u64 seq);
+enum kperf_wr_kind kperf_wr_kind(u64 wr_id);
+unsigned int kperf_wr_qpi(u64 wr_id);
+u64 kperf_wr_seq(u64 wr_id);
+__be32 kperf_imm(u32 round);
+
+/* kperf_cq.c */
+int kperf_cq_wait(struct kperf_run *run, struct kperf_side *s,
+		  enum kperf_wr_kind kind, struct ib_wc *wc);
+int kperf_cq_expect(struct kperf_run *run, struct kperf_side *s,
+		    enum kperf_wr_kind kind, struct ib_wc *wc);
+
+/* kperf_data.c */
+void kperf_data_fill(void *buf, size_t len, u32 round, u32 salt);
+int kperf_data_check(struct kperf_run *run, const void *buf, size_t len,
+		     u32 round, u32 salt, const char *what);
+u64 kperf_data_word(u32 round, u32 salt);
+
+/* The modes and the faults. */
+int kperf_ping_run(struct kperf_run *run);
+int kperf_bw_run(struct kperf_run *run);
+int kperf_lat_run(struct kperf_run *run);
+int kperf_fault_run(struct kperf_run *run);
+
+/* kperf_out.c */
+void kperf_out_result(struct kperf_run *run, int err);
+void kperf_out_info(struct kperf_run *run);
+
+#endif /* KPERF_H */

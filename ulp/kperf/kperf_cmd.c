@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* ib_kperf: parsing and validating one command line of key=value pairs. */
+
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include "kperf.h"
+
+#define QPT(t) BIT(IB_QPT_##t)
+
+static const struct kperf_op_info kperf_ops[KPERF_OP_COUNT] = {
+	[KPERF_OP_SEND] = { "send", IB_WR_SEND, QPT(RC) | QPT(UC) | QPT(UD),
+			    .recv = true },
+	[KPERF_OP_SEND_IMM] = { "send_imm", IB_WR_SEND_WITH_IMM,
+				QPT(RC) | QPT(UC) | QPT(UD),
+				.recv = true, .imm = true },
+	[KPERF_OP_SEND_INV] = { "send_inv", IB_WR_SEND_WITH_INV, QPT(RC),
+				.recv = true },
+	[KPERF_OP_WRITE] = { "write", IB_WR_RDMA_WRITE, QPT(RC) | QPT(UC),
+			     .remote = true },
+	[KPERF_OP_WRITE_IMM] = { "write_imm", IB_WR_RDMA_WRITE_WITH_IMM,
+				 QPT(RC) | QPT(UC), .recv = true,
+				 .remote = true, .imm = true },
+	[KPERF_OP_READ] = { "read", IB_WR_RDMA_READ, QPT(RC), .remote = true },
+	[KPERF_OP_CAS] = { "cas", IB_WR_ATOMIC_CMP_AND_SWP, QPT(RC),
+			   .remote = true, .atomic = true },
+	[KPERF_OP_FAA] = { "faa", IB_WR_ATOMIC_FETCH_AND_ADD, QPT(RC),
+			   .remote = true, .atomic = true },
+};
+
+static const char *const kperf_wc_names[] = {
+	[IB_WC_SUCCESS] = "SUCCESS",
+	[IB_WC_LOC_LEN_ERR] = "LOC_LEN_ERR",
+	[IB_WC_LOC_QP_OP_ERR] = "LOC_QP_OP_ERR",
+	[IB_WC_LOC_EEC_OP_ERR] = "LOC_EEC_OP_ERR",
+	[IB_WC_LOC_PROT_ERR] = "LOC_PROT_ERR",
+	[IB_WC_WR_FLUSH_ERR] = "WR_FLUSH_ERR",
+	[IB_WC_MW_BIND_ERR] = "MW_BIND_ERR",
+	[IB_WC_BAD_RESP_ERR] = "BAD_RESP_ERR",
+	[IB_WC_LOC_ACCESS_ERR] = "LOC_ACCESS_ERR",
+	[IB_WC_REM_INV_REQ_ERR] = "REM_INV_REQ_ERR",
+	[IB_WC_REM_ACCESS_ERR] = "REM_ACCESS_ERR",
+	[IB_WC_REM_OP_ERR] = "REM_OP_ERR",
+	[IB_WC_RETRY_EXC_ERR] = "RETRY_EXC_ERR",
+	[IB_WC_RNR_RETRY_EXC_ERR] = "RNR_RETRY_EXC_ERR",
+	[IB_WC_LOC_RDD_VIOL_ERR] = "LOC_RDD_VIOL_ERR",
+	[IB_WC_REM_INV_RD_REQ_ERR] = "REM_INV_RD_REQ_ERR",
+	[IB_WC_REM_ABORT_ERR] = "REM_ABORT_ERR",
+	[IB_WC_INV_EECN_ERR] = "INV_EECN_ERR",
+	[IB_WC_INV_EEC_STATE_ERR] = "INV_EEC_STATE_ERR",
+	[IB_WC_FATAL_ERR] = "FATAL_ERR",
+	[IB_WC_RESP_TIMEOUT_ERR] = "RESP_TIMEOUT_ERR",
+	[IB_WC_GENERAL_ERR] = "GENERAL_ERR",
+};
+
+static const char *const kperf_mode_names[] = {
+	[KPERF_PING] = "ping", [KPERF_BW] = "bw", [KPERF_LAT] = "lat",
+};
+
+static const char *const kperf_fault_names[] = {
+	[KPERF_FAULT_NONE] = "none", [KPERF_FAULT_BAD_RKEY] = "bad_rkey",
+	[KPERF_FAULT_NO_RECV] = "no_recv", [KPERF_FAULT_QP_ERR] = "qp_err",
+};
+
+static const char *const kperf_mr_names[] = {
+	[KPERF_MR_DMA] = "dma", [KPERF_MR_FRWR] = "frwr",
+};
+
+/**
+ * kperf_op_info() - the facts about an operation
+ * @op: a valid enum kperf_op
+ *
+ * Return: its entry in the operation table.
+ */
+const struct kperf_op_info *kperf_op_info(enum kperf_op op)
+{
+	return &kperf_ops[op];
+}
+
+/**
+ * kperf_wc_name() - the short name of a completion status, as in expect=
+ * @status: any value
+ *
+ * Return: e.g. "REM_ACCESS_ERR", or "UNKNOWN".
+ */
+const char *kperf_wc_name(enum ib_wc_status status)
+{
+	if ((unsigned int)status < ARRAY_SIZE(kperf_wc_names) &&
+	    kperf_wc_names[status])
+		return kperf_wc_names[status];
+	return "UNKNOWN";
+}
+
+/**
+ * kperf_mode_name() - the name of a mode in commands and results
+ * @mode: a valid mode
+ *
+ * Return: "ping", "bw" or "lat".
+ */
+const char *kperf_mode_name(enum kperf_mode mode)
+{
+	return kperf_mode_names[mode];
+}
+
+/**
+ * kperf_qp_name() - the name of a QP type in commands and results
+ * @type: IB_QPT_RC, IB_QPT_UC or IB_QPT_UD
+ *
+ * Return: "rc", "uc" or "ud".
+ */
+const char *kperf_qp_name(enum ib_qp_type type)
+{
+	return type == IB_QPT_RC ? "rc" : type == IB_QPT_UC ? "uc" : "ud";
+}
+
+/* Index of @val in @names (NULL entries skipped), or -1. */
+static int kperf_lookup(const char *const *names, int n, const char *val)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (names[i] && !strcasecmp(names[i], val))
+			return i;
+	return -1;
+}
+
+/* A byte count with an optional K or M suffix (binary). */
+static int kperf_parse_size(const char *val, u32 *out)
+{
+	char num[16];
+	size_t len = strlen(val);
+	unsigned int shift = 0;
+	u32 v;
+
+	if (!len || len >= sizeof(num))
+		return -EINVAL;
+	strscpy(num, val, sizeof(num));
+	if (num[len - 1] == 'K' || num[len - 1] == 'k')
+		shift = 10;
+	else if (num[len - 1] == 'M' || num[len - 1] == 'm')
+		shift = 20;
+	if (shift)
+		num[len - 1] = '\0';
+	if (kstrtou32(num, 0, &v) || v > (KPERF_MAX_SIZE >> shift))
+		return -EINVAL;
+	*out = v << shift;
+	return 0;
+}
+
+static int kperf_key_mode(struct kperf_params *p, const char *v)
+{
+	int i = kperf_lookup(kperf_mode_names, ARRAY_SIZE(kperf_mode_names), v);
+
+	p->mode = i;
+	return i < 0 ? -EINVAL : 0;
+}
+
+static int kperf_key_dev(struct kperf_params *p, const char *v)
+{
+	return strscpy(p->dev, v, sizeof(p->dev)) < 1 ? -EINVAL : 0;
+}
+
+static int kperf_key_peer(struct kperf_params *p, const char *v)
+{
+	return strscpy(p->peer, v, sizeof(p->peer)) < 1 ? -EINVAL : 0;
+}
+
+static int kperf_key_qp(struct kperf_params *p, const char *v)
+{
+	static const char *const names[] = {
+		[IB_QPT_RC] = "rc", [IB_QPT_UC] = "uc", [IB_QPT_UD] = "ud",
+	};
+	int i = kperf_lookup(names, ARRAY_SIZE(names), v);
+
+	p->qp_type = i;
+	return i < 0 ? -EINVAL : 0;
+}
+
+static int kperf_key_op(struct kperf_params *p, const char *v)
+{
+	int i;
+
+	for (i = 0; i < KPERF_OP_COUNT; i++) {
+		if (!strcasecmp(kperf_ops[i].name, v)) {
+			p->op = i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static int kperf_key_size(struct kperf_params *p, const char *v)
+{
+	return kperf_parse_size(v, &p->size);
+}
+
+static int kperf_key_iters(struct kperf_params *p, const char *v)
+{
+	return kstrtou32(v, 0, &p->iters) || !p->iters ? -EINVAL : 0;
+}
+
+static int kperf_key_qps(struct kperf_params *p, const char *v)
+{
+	return kstrtou32(v, 0, &p->qps) || !p->qps ||
+	       p->qps > KPERF_MAX_QPS ? -EINVAL : 0;
+}
+
+static int kperf_key_depth(struct kperf_params *p, const char *v)
+{
+	return kstrtou32(v, 0, &p->depth) || !p->depth ||
+	       p->depth > KPERF_MAX_DEPTH ? -EINVAL : 0;
+}
+
+static int kperf_key_sig(struct kperf_params *p, const char *v)
+{
+	return kstrtou32(v, 0, &p->sig) || !p->sig ? -EINVAL : 0;
+}
+
+static int kperf_key_mtu(struct kperf_params *p, const char *v)
+{
+	u32 bytes;
+
+	if (kstrtou32(v, 0, &bytes))
+		return -EINVAL;
+	p->mtu = ib_mtu_int_to_enum(bytes);
+	return ib_mtu_enum_to_int(p->mtu) == bytes ? 0 : -EINVAL;
+}
+
+static int kperf_key_gid(struct kperf_params *p, const char *v)
+{
+	return kstrtoint(v, 0, &p->gid) || p->gid < 0 ? -EINVAL : 0;
+}
+
+static int kperf_key_mr(struct kperf_params *p, const char *v)
+{
+	int i = kperf_lookup(kperf_mr_names, ARRAY_SIZE(kperf_mr_names), v);
+
+	p->mr = i;
+	p->mr_given = true;
+	return i < 0 ? -EINVAL : 0;
+}
+
+static int kperf_key_inline(struct kperf_params *p, const char *v)
+{
+	return kstrtobool(v, &p->inline_data);
+}
+
+static int kperf_key_expect(struct kperf_params *p, const char *v)
+{
+	p->expect = kperf_lookup(kperf_wc_names, ARRAY_SIZE(kperf_wc_names), v);
+	return p->expect < 0 ? -EINVAL : 0;
+}
+
+static int kperf_key_fault(struct kperf_params *p, const char *v)
+{
+	int i = kperf_lookup(kperf_fault_names, ARRAY_SIZE(kperf_fault_names),
+			     v);
+
+	p->fault = i;
+	return i < 0 ? -EINVAL : 0;
+}
+
+static int kperf_key_timeout(struct kperf_params *p, const char *v)
+{
+	return kstrtou32(v, 0, &p->timeout_ms) || !p->timeout_ms ? -EINVAL : 0;
+}
+
+static const struct {
+	const char *key;
+	int (*set)(struct kperf_params *p, const char *val);
+} kperf_keys[] = {
+	{ "mode", kperf_key_mode }, { "dev", kperf_key_dev },
+	{ "peer", kperf_key_peer }, { "qp", kperf_key_qp },
+	{ "op", kperf_key_op }, { "size", kperf_key_size },
+	{ "iters", kperf_key_iters }, { "qps", kperf_key_qps },
+	{ "depth", kperf_key_depth }, { "sig", kperf_key_sig },
+	{ "mtu", kperf_key_mtu }, { "gid", kperf_key_gid },
+	{ "mr", kperf_key_mr }, { "inline", kperf_key_inline },
+	{ "expect", kperf_key_expect }, { "fault", kperf_key_fault },
+	{ "timeout_ms", kperf_key_timeout },
+};
+
+/* Applies one key=value token; says what is wrong with it in @why. */
+static int kperf_cmd_token(struct kperf_params *p, char *tok, char *why,
+			   size_t whylen)
+{
+	char *val = strchr(tok, '=');
+	unsigned int i;
+
+	if (!val) {
+		snprintf(why, whylen, "'%s' is not key=value", tok);
+		return -EINVAL;
+	}
+	*val++ = '\0';
+	for (i = 0; i < ARRAY_SIZE(kperf_keys); i++) {
+		if (strcmp(kperf_keys[i].key, tok))
+			continue;
+		if (kperf_keys[i].set(p, val)) {
+			snprintf(why, whylen, "bad value '%s' for %s", val, tok);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	snprintf(why, whylen, "unknown key '%s'", tok);
+	return -EINVAL;
+}
+
+static void kperf_cmd_defaults(struct kperf_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->mode = KPERF_PING;
+	p->qp_type = IB_QPT_RC;
+	p->op = KPERF_OP_SEND;
+	p->size = U32_MAX;	/* unset: depends on the operation */
+	p->qps = 1;
+	p->gid = -1;
+	p->expect = -1;
+	p->timeout_ms = 5000;
+}
+
+/* Defaults that depend on other keys. */
+static void kperf_cmd_derive(struct kperf_params *p)
+{
+	const struct kperf_op_info *op = &kperf_ops[p->op];
+
+	if (!p->peer[0])
+		strscpy(p->peer, p->dev, sizeof(p->peer));
+	if (p->size == U32_MAX)
+		p->size = op->atomic ? 8 : 4096;
+	if (!p->iters)
+		p->iters = p->mode == KPERF_PING ? 16 : 1000;
+	if (!p->depth)
+		p->depth = p->mode == KPERF_BW ? 16 : 4;
+	if (!p->sig)
+		p->sig = max(1U, p->depth / 2);
+	if (!p->mr_given && (op->atomic || p->op == KPERF_OP_SEND_INV))
+		p->mr = KPERF_MR_FRWR;
+}
+
+/* The fault rules; @why says which one a command breaks. */
+static const char *kperf_cmd_check_fault(const struct kperf_params *p)
+{
+	const struct kperf_op_info *op = &kperf_ops[p->op];
+
+	if (p->fault != KPERF_FAULT_NONE && p->mode != KPERF_PING)
+		return "fault= needs mode=ping";
+	if (p->fault == KPERF_FAULT_BAD_RKEY &&
+	    (!op->remote || p->qp_type != IB_QPT_RC))
+		return "fault=bad_rkey needs qp=rc and a remote op (write, write_imm, read, cas, faa)";
+	if (p->fault == KPERF_FAULT_NO_RECV &&
+	    (!op->recv || p->qp_type != IB_QPT_RC))
+		return "fault=no_recv needs qp=rc and an op that consumes a receive";
+	return NULL;
+}
+
+/* Cross-key rules; returns what is wrong or NULL. */
+static const char *kperf_cmd_check(const struct kperf_params *p)
+{
+	const struct kperf_op_info *op = &kperf_ops[p->op];
+
+	if (!p->dev[0])
+		return "dev= is required";
+	if (!(op->qp_types & BIT(p->qp_type)))
+		return "op not allowed on this qp type";
+	if (op->atomic && p->size != 8)
+		return "atomics have size=8";
+	if (p->sig > p->depth)
+		return "sig must not exceed depth";
+	if ((u64)p->qps * max_t(u32, p->size, PAGE_SIZE) > KPERF_MAX_MEM)
+		return "qps * size exceeds 256 MiB (buffers are per QP and side)";
+	if (p->qp_type == IB_QPT_UD && p->mr == KPERF_MR_FRWR)
+		return "mr=frwr needs qp=rc or qp=uc";
+	if ((op->atomic || p->op == KPERF_OP_SEND_INV) && p->mr != KPERF_MR_FRWR)
+		return "atomics and send_inv need mr=frwr (the default for them)";
+	if (p->op == KPERF_OP_SEND_INV && p->mode != KPERF_PING)
+		return "send_inv is only supported in mode=ping";
+	if (p->inline_data && (op->atomic || p->op == KPERF_OP_READ))
+		return "inline=1 needs a send or write op";
+	if (p->mode == KPERF_LAT && (op->atomic || p->op == KPERF_OP_READ ||
+				     p->op == KPERF_OP_SEND_INV))
+		return "mode=lat supports send, send_imm, write, write_imm";
+	if (p->mode == KPERF_LAT && p->op == KPERF_OP_WRITE && !p->size)
+		return "mode=lat op=write needs size >= 1";
+	if (p->mode == KPERF_LAT && p->iters > KPERF_MAX_LAT_ITERS)
+		return "mode=lat allows at most 1000000 iters";
+	return kperf_cmd_check_fault(p);
+}
+
+/**
+ * kperf_cmd_parse() - parse and validate one command
+ * @line: the command, modified in place (tokens are cut out of it)
+ * @p: filled with the command and its defaults
+ * @why: where the reason of a rejection is written
+ * @whylen: size of @why
+ *
+ * Return: 0, or -EINVAL with @why saying what is wrong.
+ */
+int kperf_cmd_parse(char *line, struct kperf_params *p, char *why,
+		    size_t whylen)
+{
+	char *tok;
+	const char *bad;
+	int ret;
+
+	kperf_cmd_defaults(p);
+	while ((tok = strsep(&line, " \t\n")) != NULL) {
+		if (!*tok)
+			continue;
+		ret = kperf_cmd_token(p, tok, why, whylen);
+		if (ret)
+			return ret;
+	}
+	kperf_cmd_derive(p);
+	bad = kperf_cmd_check(p);
+	if (bad) {
+		strscpy(why, bad, whylen);
+		return -EINVAL;
+	}
+	return 0;
+}

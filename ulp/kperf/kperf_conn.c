@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* ib_kperf: QPs of both sides, connected directly (no CM): INIT, RTR, RTS. */
+
+#include <linux/etherdevice.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+#include "kperf.h"
+
+#define KPERF_HOP_LIMIT		64
+#define KPERF_ACK_TIMEOUT	14	/* 4.096 us * 2^14 = 67 ms */
+#define KPERF_RETRY_CNT		7
+#define KPERF_RNR_INFINITE	7
+#define KPERF_MIN_RNR_TIMER	1	/* 0.01 ms */
+#define KPERF_MAX_RD_ATOMIC	16
+
+static int kperf_conn_qp_create(struct kperf_run *run, struct kperf_side *s,
+				struct kperf_end *e)
+{
+	const struct kperf_params *p = &run->p;
+	struct ib_qp_init_attr attr = {
+		.qp_type = p->qp_type,
+		.send_cq = s->cq,
+		.recv_cq = s->cq,
+		.sq_sig_type = IB_SIGNAL_REQ_WR,
+		.cap = {
+			.max_send_wr = p->depth + 4,
+			.max_recv_wr = 2 * p->depth + 1,
+			.max_send_sge = 1,
+			.max_recv_sge = 1,
+			.max_inline_data = p->inline_data ? p->size : 0,
+		},
+	};
+
+	if (attr.cap.max_recv_wr > s->ibdev->attrs.max_qp_wr)
+		return kperf_run_fail(run, -EINVAL, "depth=%u needs %u WRs, %s has %d",
+				      p->depth, attr.cap.max_recv_wr,
+				      dev_name(&s->ibdev->dev),
+				      s->ibdev->attrs.max_qp_wr);
+	e->qp = ib_create_qp(s->pd, &attr);
+	if (IS_ERR(e->qp)) {
+		int ret = PTR_ERR(e->qp);
+
+		e->qp = NULL;
+		return kperf_run_fail(run, ret, "ib_create_qp on %s failed",
+				      dev_name(&s->ibdev->dev));
+	}
+	e->psn = get_random_u32() & 0xffffff;
+	return 0;
+}
+
+/* The address vector from side @s to side @peer. */
+static void kperf_conn_av(struct rdma_ah_attr *ah, struct kperf_side *s,
+			  struct kperf_side *peer)
+{
+	union ib_gid dgid = peer->sgid_attr->gid;
+
+	memset(ah, 0, sizeof(*ah));
+	ah->type = rdma_ah_find_type(s->ibdev, s->port);
+	rdma_ah_set_port_num(ah, s->port);
+	rdma_ah_set_sl(ah, 0);
+	if (ah->type == RDMA_AH_ATTR_TYPE_IB) {
+		rdma_ah_set_dlid(ah, peer->lid);
+		return;
+	}
+	rdma_ah_set_grh(ah, &dgid, 0, s->sgid_attr->index, KPERF_HOP_LIMIT, 0);
+	ah->grh.sgid_attr = s->sgid_attr;
+	/* Kernel users resolve the MAC: the peer's, learnt in the kernel. */
+	if (ah->type == RDMA_AH_ATTR_TYPE_ROCE)
+		ether_addr_copy(ah->roce.dmac, peer->mac);
+}
+
+static int kperf_conn_modify(struct kperf_run *run, struct kperf_end *e,
+			     struct ib_qp_attr *attr, int mask, const char *to)
+{
+	int ret = ib_modify_qp(e->qp, attr, mask);
+
+	if (ret)
+		return kperf_run_fail(run, ret, "modify QP %#x to %s failed",
+				      e->qp->qp_num, to);
+	return 0;
+}
+
+static int kperf_conn_init(struct kperf_run *run, struct kperf_side *s,
+			   struct kperf_end *e)
+{
+	struct ib_qp_attr attr = {
+		.qp_state = IB_QPS_INIT, .pkey_index = 0, .port_num = s->port,
+	};
+	int mask = IB_QP_STATE | IB_QP_PKEY_INDEX | IB_QP_PORT;
+
+	if (run->p.qp_type == IB_QPT_UD) {
+		attr.qkey = KPERF_UD_QKEY;
+		mask |= IB_QP_QKEY;
+	} else {
+		attr.qp_access_flags = IB_ACCESS_LOCAL_WRITE |
+				       IB_ACCESS_REMOTE_WRITE;
+		if (run->p.qp_type == IB_QPT_RC)
+			attr.qp_access_flags |= IB_ACCESS_REMOTE_READ |
+						IB_ACCESS_REMOTE_ATOMIC;
+		mask |= IB_QP_ACCESS_FLAGS;
+	}
+	return kperf_conn_modify(run, e, &attr, mask, "INIT");
+}
+
+static int kperf_conn_rtr(struct kperf_run *run, struct kperf_side *s,
+			  struct kperf_end *e, struct kperf_side *ps,
+			  struct kperf_end *pe)
+{
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_RTR };
+	int mask = IB_QP_STATE;
+
+	if (run->p.qp_type != IB_QPT_UD) {
+		attr.path_mtu = run->p.mtu;
+		attr.dest_qp_num = pe->qp->qp_num;
+		attr.rq_psn = pe->psn;
+		kperf_conn_av(&attr.ah_attr, s, ps);
+		mask |= IB_QP_AV | IB_QP_PATH_MTU | IB_QP_DEST_QPN |
+			IB_QP_RQ_PSN;
+	}
+	if (run->p.qp_type == IB_QPT_RC) {
+		attr.max_dest_rd_atomic = min(s->ibdev->attrs.max_qp_rd_atom,
+					      KPERF_MAX_RD_ATOMIC);
+		attr.min_rnr_timer = KPERF_MIN_RNR_TIMER;
+		mask |= IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER;
+	}
+	return kperf_conn_modify(run, e, &attr, mask, "RTR");
+}
+
+static int kperf_conn_rts(struct kperf_run *run, struct kperf_side *s,
+			  struct kperf_end *e, struct kperf_side *ps)
+{
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_RTS, .sq_psn = e->psn };
+	int mask = IB_QP_STATE | IB_QP_SQ_PSN;
+
+	if (run->p.qp_type == IB_QPT_RC) {
+		attr.timeout = KPERF_ACK_TIMEOUT;
+		attr.retry_cnt = KPERF_RETRY_CNT;
+		/* fault=no_recv: no RNR retries, the first RNR NAK fails */
+		attr.rnr_retry = run->p.fault == KPERF_FAULT_NO_RECV ?
+				 0 : KPERF_RNR_INFINITE;
+		attr.max_rd_atomic = min3(s->ibdev->attrs.max_qp_init_rd_atom,
+					  ps->ibdev->attrs.max_qp_rd_atom,
+					  KPERF_MAX_RD_ATOMIC);
+		mask |= IB_QP_TIMEOUT | IB_QP_RETRY_CNT | IB_QP_RNR_RETRY |
+			IB_QP_MAX_QP_RD_ATOMIC;
+	}
+	return kperf_conn_modify(run, e, &attr, mask, "RTS");
+}
+
+/* UD: the address handle of the other end. */
+static int kperf_conn_ah(struct kperf_run *run, struct kperf_side *s,
+			 struct kperf_end *e, struct kperf_side *ps)
+{
+	struct rdma_ah_attr ah;
+
+	kperf_conn_av(&ah, s, ps);
+	e->ah = rdma_create_ah(s->pd, &ah, RDMA_CREATE_AH_SLEEPABLE);
+	if (IS_ERR(e->ah)) {
+		int ret = PTR_ERR(e->ah);
+
+		e->ah = NULL;
+		return kperf_run_fail(run, ret, "rdma_create_ah on %s failed",
+				      dev_name(&s->ibdev->dev));
+	}
+	return 0;
+}
+
+/* Brings end @d of a connection to RTS, pointing at the other end. */
+static int kperf_conn_connect(struct kperf_run *run, struct kperf_conn *c,
+			      int d)
+{
+	struct kperf_side *s = &run->side[d], *ps = &run->side[!d];
+	struct kperf_end *e = &c->end[d], *pe = &c->end[!d];
+	int ret;
+
+	ret = kperf_conn_init(run, s, e);
+	if (!ret)
+		ret = kperf_conn_rtr(run, s, e, ps, pe);
+	if (!ret)
+		ret = kperf_conn_rts(run, s, e, ps);
+	if (!ret && run->p.qp_type == IB_QPT_UD)
+		ret = kperf_conn_ah(run, s, e, ps);
+	return ret;
+}
+
+static int kperf_conn_create(struct kperf_run *run, struct kperf_conn *c)
+{
+	size_t len = run->p.size;
+	int d, ret;
+
+	if (run->p.qp_type == IB_QPT_UD)
+		len += KPERF_UD_GRH;
+	for (d = 0; d < 2; d++) {
+		ret = kperf_conn_qp_create(run, &run->side[d], &c->end[d]);
+		if (ret)
+			return ret;
+		ret = kperf_buf_alloc(run, &run->side[d], &c->end[d].buf, len);
+		if (ret)
+			return ret;
+	}
+	for (d = 0; d < 2; d++) {
+		ret = kperf_conn_connect(run, c, d);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/**
+ * kperf_conn_create_all() - make and connect the command's qps= connections
+ * @run: the command; both sides are open
+ *
+ * On failure what was made stays in run->conns for kperf_conn_destroy_all().
+ *
+ * Context: process context, sleeps.
+ * Return: 0 or a negative errno.
+ */
+int kperf_conn_create_all(struct kperf_run *run)
+{
+	unsigned int i;
+	int ret;
+
+	run->conns = kcalloc(run->p.qps, sizeof(*run->conns), GFP_KERNEL);
+	if (!run->conns)
+		return kperf_run_fail(run, -ENOMEM, "no memory for %u connections",
+				      run->p.qps);
+	for (i = 0; i < run->p.qps; i++) {
+		ret = kperf_conn_create(run, &run->conns[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/**
+ * kperf_conn_destroy_all() - destroy every QP, AH, MR and buffer
+ * @run: the command; anything it made may be missing
+ *
+ * Context: process context, sleeps.
+ */
+void kperf_conn_destroy_all(struct kperf_run *run)
+{
+	struct kperf_end *e;
+	unsigned int i;
+	int d;
+
+	if (!run->conns)
+		return;
+	for (i = 0; i < run->p.qps; i++) {
+		for (d = 0; d < 2; d++) {
+			e = &run->conns[i].end[d];
+			if (e->qp)
+				ib_destroy_qp(e->qp);
+			if (e->ah)
+				rdma_destroy_ah(e->ah, RDMA_DESTROY_AH_SLEEPABLE);
+			kperf_buf_free(&run->side[d], &e->buf);
+		}
+	}
+	kfree(run->conns);
+	run->conns = NULL;
+}
+
+/**
+ * kperf_conn_to_err() - move an end's QP to the error state
+ * @run: the command
+ * @e: the end
+ *
+ * Return: 0 or the error of ib_modify_qp().
+ */
+int kperf_conn_to_err(struct kperf_run *run, struct kperf_end *e)
+{
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+
+	return kperf_conn_modify(run, e, &attr, IB_QP_STATE, "ERR");
+}
