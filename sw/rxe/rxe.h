@@ -436,6 +436,8 @@ struct ib_mr *rxe_mr_alloc(struct ib_pd *ibpd, enum ib_mr_type type,
 			   u32 max_num_sg);
 int rxe_mr_map_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
 		  unsigned int *sg_offset);
+struct ib_mr *rxe_mr_reg_user(struct ib_pd *ibpd, u64 start, u64 length,
+			      u64 iova, int access, struct ib_udata *udata);
 int rxe_mr_dereg(struct ib_mr *ibmr, struct ib_udata *udata);
 
 int rxe_mw_alloc(struct ib_mw *ibmw, struct ib_udata *udata);

@@ -275,6 +275,28 @@ int rxe_mr_map_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
 EXPORT_SYMBOL_IF_KUNIT(rxe_mr_map_sg);
 
 /**
+ * rxe_mr_reg_user() - the reg_user_mr verb
+ * @ibpd: PD
+ * @start: user virtual address
+ * @length: bytes
+ * @iova: address the region is known by
+ * @access: IB_ACCESS_* flags
+ * @udata: user data
+ *
+ * User memory arrives with ib_uverbs; until then the verb exists (the core
+ * counts a device as a kernel verbs provider only when it does) and refuses.
+ *
+ * Context: process context.
+ * Return: ERR_PTR(-EOPNOTSUPP).
+ */
+struct ib_mr *rxe_mr_reg_user(struct ib_pd *ibpd, u64 start, u64 length,
+			      u64 iova, int access, struct ib_udata *udata)
+{
+	ibdev_dbg(ibpd->device, "user memory registration is not supported yet\n");
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
+/**
  * rxe_mr_dereg() - the dereg_mr verb
  * @ibmr: the MR
  * @udata: user data (unused: no user MRs yet)
