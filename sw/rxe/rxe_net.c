@@ -317,6 +317,8 @@ void rxe_net_exit(void)
 {
 	unregister_pernet_subsys(&rxe_net_ops);
 	WARN_ON(!list_empty(&rxe_net_socks));
+	/* encap_rcv calls that found a socket before it closed are done */
+	synchronize_net();
 }
 
 /* ---- Transmit ------------------------------------------------------------- */
