@@ -278,55 +278,58 @@ static void cache_port_publish(struct ib_device *dev, u32 port,
 
 static int cache_port_refresh_locked(struct ib_device *dev, u32 port,
 				     struct ib_gid_table *table,
+				     struct ib_port_attr *pattr,
 				     bool gids, bool pkeys)
 {
 	struct ib_pkey_cache *pkey_cache = NULL;
-	struct ib_port_attr *pattr;
 	int ret;
 
 	lockdep_assert_held(&table->lock);
-	pattr = kmalloc(sizeof(*pattr), GFP_KERNEL);
-	if (!pattr)
-		return -ENOMEM;
-	ret = ib_query_port(dev, port, pattr);
-	if (ret)
-		goto err_free_attr;
 	if (gids && !table->core_managed) {
 		ret = cache_gids_read(dev, port, table, pattr->gid_tbl_len,
 				      &pattr->subnet_prefix);
 		if (ret)
-			goto err_free_attr;
+			return ret;
 	}
 	if (pkeys && pattr->pkey_tbl_len) {
 		pkey_cache = cache_pkeys_read(dev, port, pattr->pkey_tbl_len);
-		if (IS_ERR(pkey_cache)) {
-			ret = PTR_ERR(pkey_cache);
-			goto err_free_attr;
-		}
+		if (IS_ERR(pkey_cache))
+			return PTR_ERR(pkey_cache);
 	}
 	cache_port_publish(dev, port, pattr, pkey_cache);
-err_free_attr:
-	kfree(pattr);
-	return ret;
+	return 0;
 }
 
 /*
  * Re-read what the cache keeps of @port from the driver: port attributes
  * always, GIDs (IB ports) and P_Keys when asked. -ENODEV once the device
- * is being unregistered.
+ * is being unregistered. The port is queried before the table lock is
+ * taken: a driver's query_port may take RTNL (ib_get_eth_speed()), and
+ * RoCE GID updates take the table lock under RTNL.
  */
 static int cache_port_refresh(struct ib_device *dev, u32 port, bool gids,
 			      bool pkeys)
 {
 	struct ib_gid_table *table = ib_gid_table_of(dev, port);
+	struct ib_port_attr *pattr;
 	int ret = -ENODEV;
 
 	if (!table)
 		return ret;
+	pattr = kmalloc(sizeof(*pattr), GFP_KERNEL);
+	if (!pattr)
+		return -ENOMEM;
+	ret = ib_query_port(dev, port, pattr);
+	if (ret)
+		goto out;
+	ret = -ENODEV;
 	mutex_lock(&table->lock);
 	if (table->live)
-		ret = cache_port_refresh_locked(dev, port, table, gids, pkeys);
+		ret = cache_port_refresh_locked(dev, port, table, pattr, gids,
+						pkeys);
 	mutex_unlock(&table->lock);
+out:
+	kfree(pattr);
 	return ret;
 }
 
