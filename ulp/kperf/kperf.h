@@ -258,6 +258,7 @@ void kperf_data_fill(void *buf, size_t len, u32 round, u32 salt);
 int kperf_data_check(struct kperf_run *run, const void *buf, size_t len,
 		     u32 round, u32 salt, const char *what);
 u64 kperf_data_word(u32 round, u32 salt);
+bool kperf_data_match(const void *buf, size_t len, u32 round, u32 salt);
 
 /* The modes and the faults. */
 int kperf_ping_run(struct kperf_run *run);

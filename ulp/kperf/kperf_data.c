@@ -2,6 +2,7 @@
 /* ib_kperf: the data patterns written and checked by mode=ping. */
 
 #include <linux/string.h>
+#include <linux/compiler.h>
 #include "kperf.h"
 
 /* Byte @i of the pattern of (@round, @salt): changes with each of them. */
@@ -51,6 +52,27 @@ int kperf_data_check(struct kperf_run *run, const void *buf, size_t len,
 					      round, what, i, p[i], want);
 	}
 	return 0;
+}
+
+/**
+ * kperf_data_match() - does a buffer hold a round's pattern? (no failure
+ * is recorded; for waiting on data nothing acknowledges)
+ * @buf: the buffer
+ * @len: bytes to compare
+ * @round: the round
+ * @salt: the pattern's salt
+ *
+ * Return: true when every byte matches.
+ */
+bool kperf_data_match(const void *buf, size_t len, u32 round, u32 salt)
+{
+	const u8 *p = buf;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (READ_ONCE(p[i]) != kperf_data_byte(i, round, salt))
+			return false;
+	return true;
 }
 
 /**

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* ib_kperf: mode=ping, one verified operation per round. */
 
+#include <linux/delay.h>
+#include <linux/jiffies.h>
 #include "kperf.h"
 
 /* The completion opcode the initiator sees for each operation. */
@@ -54,6 +56,25 @@ static int kperf_ping_check_atomic(struct kperf_run *run,
 		return kperf_run_fail(run, -EBADMSG, "round %u: %s left %#llx at the target, expected %#llx",
 				      round, run->op->name, now, want);
 	return 0;
+}
+
+/*
+ * A UC write without immediate completes at the initiator once it is sent:
+ * nothing tells when it has landed. Wait (up to the command's timeout) for
+ * the target buffer to show the round's pattern before checking it.
+ */
+static void kperf_ping_settle(struct kperf_run *run, struct kperf_conn *c,
+			      u32 round)
+{
+	const void *buf = c->end[1].buf.va + kperf_ping_rx_off(run);
+	unsigned long end = jiffies + msecs_to_jiffies(run->p.timeout_ms);
+
+	if (run->p.qp_type != IB_QPT_UC || run->op->recv || run->op->atomic ||
+	    run->p.op == KPERF_OP_READ)
+		return;
+	while (!kperf_data_match(buf, run->p.size, round, KPERF_SALT_DATA) &&
+	       time_before(jiffies, end))
+		usleep_range(100, 200);
 }
 
 /* Verifies the data where the operation put it. */
@@ -170,6 +191,7 @@ static int kperf_ping_round(struct kperf_run *run, u32 round)
 		if (ret)
 			return ret;
 	}
+	kperf_ping_settle(run, c, round);
 	ret = kperf_ping_check(run, c, round);
 	if (ret)
 		return ret;
