@@ -324,8 +324,9 @@ static void kperf_cmd_derive(struct kperf_params *p)
 
 	if (!p->peer[0])
 		strscpy(p->peer, p->dev, sizeof(p->peer));
+	/* UD messages must fit the smallest path MTU */
 	if (p->size == U32_MAX)
-		p->size = op->atomic ? 8 : 4096;
+		p->size = op->atomic ? 8 : p->qp_type == IB_QPT_UD ? 256 : 4096;
 	if (!p->iters)
 		p->iters = p->mode == KPERF_PING ? 16 : 1000;
 	if (!p->depth)
