@@ -1,6 +1,6 @@
 # What our soft-RoCE puts on the wire is RoCEv2 as others read it: traffic
 # between two rxe devices across a veth pair (the peer end in its own
-# network namespace) is captured with tcpdump and checked by
+# network namespace, over IPv4 and IPv6) is captured with tcpdump and checked by
 # scripts/rxe-wirecheck.py: every packet's ICRC recomputed independently,
 # and tshark's RoCE dissector finds nothing malformed.
 TEST_TIMEOUT=600
@@ -16,12 +16,23 @@ test_setup() {
 	ip link set "$VB" netns "$NS" || return 1
 	ip addr add 10.78.0.1/24 dev "$VA"
 	ip -n "$NS" addr add 10.78.0.2/24 dev "$VB"
+	ip addr add fd00:78::1/64 dev "$VA" nodad
+	ip -n "$NS" addr add fd00:78::2/64 dev "$VB" nodad
 	ip link set "$VA" up
 	ip -n "$NS" link set "$VB" up
 	ip -n "$NS" link set lo up
 	rdma link add rxw0 type rxe netdev "$VA" || return 1
 	ip netns exec "$NS" rdma link add rxw1 type rxe netdev "$VB" || return 1
 	modprobe ib_kperf
+	# the RoCE GIDs of the addresses appear asynchronously
+	local d n=100
+	for d in rxw0 rxw1; do
+		while ! grep -qs '^fd00:0078:' /sys/class/infiniband/$d/ports/1/gids/*; do
+			n=$((n - 1))
+			[ "$n" -gt 0 ] || { echo "no IPv6 GID on $d"; return 1; }
+			sleep 0.1
+		done
+	done
 }
 
 # kperf ARGS...: one functional run between the two devices, must pass.
@@ -52,6 +63,13 @@ test_run() {
 	kperf qp=ud op=send size=1024 iters=2
 	kperf qp=rc op=write size=1000 mr=frwr iters=2
 	kperf qp=rc op=send_inv size=64 mr=frwr iters=2
+	# the same over IPv6 (RoCE v2 GIDs of the global IPv6 addresses)
+	kperf qp=rc op=send size=3000 iters=2 ip=6
+	kperf qp=rc op=write size=3000 iters=2 ip=6
+	kperf qp=rc op=read size=3000 iters=2 ip=6
+	kperf qp=rc op=cas size=8 iters=2 ip=6
+	kperf qp=ud op=send size=512 iters=2 ip=6
+	kperf qp=uc op=write_imm size=2000 iters=2 ip=6
 
 	sleep 1
 	kill -INT "$TCPDUMP"
@@ -59,7 +77,9 @@ test_run() {
 	cat /tmp/tcpdump.err
 	n=$(tcpdump -r "$PCAP" 2>/dev/null | wc -l)
 	[ "$n" -ge 40 ] || t_fail "only $n packets captured"
-	t_log "$n packets captured"
+	n6=$(tcpdump -r "$PCAP" ip6 2>/dev/null | wc -l)
+	[ "$n6" -ge 10 ] || t_fail "only $n6 IPv6 packets captured"
+	t_log "$n packets captured, $n6 of them IPv6"
 	python3 "$RDMAOOT_TOP/scripts/rxe-wirecheck.py" "$PCAP" ||
 		t_fail "the capture does not check out"
 	command -v tshark >/dev/null || t_log "no tshark: ICRCs checked, dissector not run"

@@ -424,6 +424,7 @@ static enum comp_state comp_acked(struct rxe_qp *qp, struct comp_ctx *c)
 		return COMPST_COMPLETE;
 	WRITE_ONCE(qp->comp.psn, rxe_psn_add(c->pkt->psn, 1));
 	comp_progress(qp);
+	rxe_task_run(&qp->req_task);	/* the window opened */
 	return COMPST_CONSUME;
 }
 

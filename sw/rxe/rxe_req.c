@@ -473,8 +473,10 @@ static void req_fill_bth(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 	bool last = p->pos & RXE_POS_LAST;
 	bool se = last && (wqe->send_flags & IB_SEND_SOLICITED);
 	/* GSI asks for ACKs too, as the inbox driver does on the wire. */
-	bool ackreq = last && (rxe_qp_is_rc(qp) ||
-			       rxe_qp_type(qp) == IB_QPT_GSI);
+	bool ackreq = (last && (rxe_qp_is_rc(qp) ||
+				rxe_qp_type(qp) == IB_QPT_GSI)) ||
+		      (rxe_qp_is_rc(qp) &&
+		       pkt->psn % RXE_REQ_ACK_EVERY == RXE_REQ_ACK_EVERY - 1);
 	u32 dqpn = rxe_qp_is_ud(qp) ? wqe->wr.ud.remote_qpn :
 				      qp->attr.dest_qpn;
 

@@ -18,6 +18,11 @@ enum rxe_req_pos {
 
 /* RC packets in flight before the requester waits for acknowledgements. */
 #define RXE_REQ_WINDOW		128
+/*
+ * Inside a long RC message the responder only ACKs when asked: ask every
+ * this many PSNs, so ACKs arrive while the window still has room.
+ */
+#define RXE_REQ_ACK_EVERY	(RXE_REQ_WINDOW / 4)
 
 int rxe_req_opcode(enum ib_qp_type type, enum ib_wr_opcode op,
 		   enum rxe_req_pos pos);

@@ -73,6 +73,7 @@ struct kperf_params {
 	u32 size, iters, qps, depth, sig, timeout_ms;
 	enum ib_mtu mtu;
 	int gid;
+	u8 ip_family;		/* 4 or 6: which RoCE v2 GID by default */
 	enum kperf_mr_mode mr;
 	bool mr_given, inline_data;
 	int expect;

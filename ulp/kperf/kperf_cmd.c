@@ -259,6 +259,15 @@ static int kperf_key_fault(struct kperf_params *p, const char *v)
 	return i < 0 ? -EINVAL : 0;
 }
 
+static int kperf_key_ip(struct kperf_params *p, const char *v)
+{
+	if (!strcmp(v, "4") || !strcmp(v, "6")) {
+		p->ip_family = v[0] - '0';
+		return 0;
+	}
+	return -EINVAL;
+}
+
 static int kperf_key_timeout(struct kperf_params *p, const char *v)
 {
 	return kstrtou32(v, 0, &p->timeout_ms) || !p->timeout_ms ? -EINVAL : 0;
@@ -276,7 +285,7 @@ static const struct {
 	{ "mtu", kperf_key_mtu }, { "gid", kperf_key_gid },
 	{ "mr", kperf_key_mr }, { "inline", kperf_key_inline },
 	{ "expect", kperf_key_expect }, { "fault", kperf_key_fault },
-	{ "timeout_ms", kperf_key_timeout },
+	{ "timeout_ms", kperf_key_timeout }, { "ip", kperf_key_ip },
 };
 
 /* Applies one key=value token; says what is wrong with it in @why. */
@@ -313,6 +322,7 @@ static void kperf_cmd_defaults(struct kperf_params *p)
 	p->size = U32_MAX;	/* unset: depends on the operation */
 	p->qps = 1;
 	p->gid = -1;
+	p->ip_family = 4;
 	p->expect = -1;
 	p->timeout_ms = 5000;
 }

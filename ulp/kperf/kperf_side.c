@@ -8,8 +8,22 @@
 #include "kperf.h"
 
 /* The first RoCE v2 GID of @port that carries an IPv4 address, held. */
-static const struct ib_gid_attr *kperf_side_gid_v4(struct ib_device *dev,
-						   u32 port, int len)
+/* Is @attr a RoCE v2 GID of IP family @family (global for IPv6)? */
+static bool kperf_side_gid_fits(const struct ib_gid_attr *attr, u8 family)
+{
+	const struct in6_addr *a = (const struct in6_addr *)attr->gid.raw;
+
+	if (attr->gid_type != IB_GID_TYPE_ROCE_UDP_ENCAP)
+		return false;
+	if (family == 4)
+		return ipv6_addr_v4mapped(a);
+	return !ipv6_addr_v4mapped(a) &&
+	       !(ipv6_addr_type(a) & IPV6_ADDR_LINKLOCAL);
+}
+
+static const struct ib_gid_attr *kperf_side_gid_ip(struct ib_device *dev,
+						   u32 port, int len,
+						   u8 family)
 {
 	const struct ib_gid_attr *attr;
 	int i;
@@ -18,15 +32,14 @@ static const struct ib_gid_attr *kperf_side_gid_v4(struct ib_device *dev,
 		attr = rdma_get_gid_attr(dev, port, i);
 		if (IS_ERR(attr))
 			continue;
-		if (attr->gid_type == IB_GID_TYPE_ROCE_UDP_ENCAP &&
-		    ipv6_addr_v4mapped((const struct in6_addr *)attr->gid.raw))
+		if (kperf_side_gid_fits(attr, family))
 			return attr;
 		rdma_put_gid_attr(attr);
 	}
 	return NULL;
 }
 
-/* The GID a command uses on @port: gid= or the IPv4 RoCE v2 one. */
+/* The GID a command uses on @port: gid= or the first RoCE v2 GID of ip=. */
 static const struct ib_gid_attr *kperf_side_gid(struct kperf_run *run,
 						struct ib_device *dev,
 						u32 port, int len)
@@ -38,7 +51,7 @@ static const struct ib_gid_attr *kperf_side_gid(struct kperf_run *run,
 		return IS_ERR(attr) ? NULL : attr;
 	}
 	if (rdma_protocol_roce(dev, port))
-		return kperf_side_gid_v4(dev, port, len);
+		return kperf_side_gid_ip(dev, port, len, run->p.ip_family);
 	/* InfiniBand: GID 0, though LIDs address the peer. */
 	attr = rdma_get_gid_attr(dev, port, 0);
 	return IS_ERR(attr) ? NULL : attr;
