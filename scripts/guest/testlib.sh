@@ -27,3 +27,16 @@ t_mod_loaded() { [ -d "/sys/module/$1" ] && [ -e "/sys/module/$1/refcnt" ]; }
 
 # t_mod_path NAME: the file modprobe would load for module NAME.
 t_mod_path() { modinfo -F filename "$1" 2>/dev/null; }
+
+# t_wait_for SECONDS CMD...: poll CMD every 0.1 s until it succeeds; false
+# when it never did.
+t_wait_for() {
+	local n=$(($1 * 10))
+	shift
+	while [ "$n" -gt 0 ]; do
+		"$@" && return 0
+		sleep 0.1
+		n=$((n - 1))
+	done
+	return 1
+}

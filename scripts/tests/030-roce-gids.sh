@@ -42,23 +42,11 @@ no_gid() {
 	gid_entries "$IBDEV" | awk -F'|' -v g="$1" '$2 == g { f = 1 } END { exit f }'
 }
 
-# wait_for SECONDS CMD...: poll CMD every 0.1 s until it succeeds.
-wait_for() {
-	local n=$(($1 * 10))
-	shift
-	while [ "$n" -gt 0 ]; do
-		"$@" && return 0
-		sleep 0.1
-		n=$((n - 1))
-	done
-	return 1
-}
-
 # expect_gid WHAT GID: present once per RoCE type, with $NDEV as ndev.
 expect_gid() {
 	local t
 	for t in "IB/RoCE v1" "RoCE v2"; do
-		wait_for 5 has_gid "$2" "$t" ||
+		t_wait_for 5 has_gid "$2" "$t" ||
 			t_fail "$1 GID $2 ($t, $NDEV) missing; table: $(gid_entries "$IBDEV" | tr '\n' ' ')"
 	done
 	t_log "$1 GID $2 present as RoCE v1 and v2 on $NDEV"
@@ -66,7 +54,7 @@ expect_gid() {
 
 # expect_no_gid WHAT GID: gone from every entry.
 expect_no_gid() {
-	wait_for 5 no_gid "$2" ||
+	t_wait_for 5 no_gid "$2" ||
 		t_fail "$1 GID $2 still there; table: $(gid_entries "$IBDEV" | tr '\n' ' ')"
 	t_log "$1 GID $2 gone"
 }
@@ -113,14 +101,14 @@ test_run() {
 	expect_gid "IPv4-mapped (added back)" "$IP4_GID"
 
 	t_run rdma link delete "$IBDEV"
-	wait_for 5 ibdev_gone || t_fail "$IBDEV still exists after rdma link delete"
+	t_wait_for 5 ibdev_gone || t_fail "$IBDEV still exists after rdma link delete"
 	t_log "$IBDEV gone after rdma link delete"
 
 	# the device also goes when its net device does
 	t_run rdma link add "$IBDEV" type testdev netdev "$NDEV"
 	expect_gid "IPv4-mapped (new device)" "$IP4_GID"
 	t_run ip link del "$NDEV"
-	wait_for 10 ibdev_gone || t_fail "$IBDEV still exists after its net device went"
+	t_wait_for 10 ibdev_gone || t_fail "$IBDEV still exists after its net device went"
 	t_log "$IBDEV gone with $NDEV"
 
 	t_run rmmod ib_testdev

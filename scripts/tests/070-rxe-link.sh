@@ -24,18 +24,6 @@ INBOX_COUNTERS="sent_pkts rcvd_pkts duplicate_request out_of_seq_request
 # 4791 in /proc/net/udp's hex
 RXE_PORT_HEX=12B7
 
-# wait_for SECONDS CMD...: poll CMD every 0.1 s until it succeeds.
-wait_for() {
-	local n=$(($1 * 10))
-	shift
-	while [ "$n" -gt 0 ]; do
-		"$@" && return 0
-		sleep 0.1
-		n=$((n - 1))
-	done
-	return 1
-}
-
 # t_rdma_ok ARGS...: run rdma ARGS, fail the test when it fails; output in $OUT.
 t_rdma_ok() {
 	echo "+ rdma $*"
@@ -63,7 +51,7 @@ no_udp_listen() { ! udp_listens; }
 
 # expect_state DEV STATE: the port reaches "N: STATE" within 5 s.
 expect_state() {
-	wait_for 5 state_is "$1" "$2" ||
+	t_wait_for 5 state_is "$1" "$2" ||
 		t_fail "$1 port state: expected '$2', got '$(port_state "$1")'"
 	t_log "$1 port state $2"
 }
@@ -76,7 +64,7 @@ check_sysfs() {
 	t_eq "link_layer" "Ethernet" "$(cat "$p/link_layer")"
 	expect_state "$IBDEV" "4: ACTIVE"
 	t_eq "phys_state" "5: LinkUp" "$(cat "$p/phys_state")"
-	wait_for 5 gid_is "$IBDEV" 1 "$IP4_GID" ||
+	t_wait_for 5 gid_is "$IBDEV" 1 "$IP4_GID" ||
 		t_fail "gids/1: expected $IP4_GID, got $(cat "$p/gids/1")"
 	t_log "gids/1 = $IP4_GID"
 	t_eq "GID 1 type" "RoCE v2" "$(cat "$p/gid_attrs/types/1")"
@@ -117,7 +105,7 @@ check_netns() {
 	t_log "UDP/4791 open in $NS"
 	# the namespace goes, with its veth end and so the device
 	t_run ip netns del "$NS"
-	wait_for 10 dev_gone "$NSDEV" || t_fail "$NSDEV outlived its namespace"
+	t_wait_for 10 dev_gone "$NSDEV" || t_fail "$NSDEV outlived its namespace"
 	t_log "$NSDEV went with its namespace"
 	ip link del "$NSPEER" 2>/dev/null || true
 }
@@ -128,7 +116,7 @@ check_rounds() {
 	for i in $(seq 1 $ROUNDS); do
 		rdma link add "$IBDEV" type rxe netdev "$VETH" ||
 			t_fail "round $i: rdma link add failed"
-		wait_for 5 state_is "$IBDEV" "4: ACTIVE" ||
+		t_wait_for 5 state_is "$IBDEV" "4: ACTIVE" ||
 			t_fail "round $i: $IBDEV is not ACTIVE"
 		if [ $((i % 2)) -eq 0 ]; then
 			rdma link delete "$IBDEV" || t_fail "round $i: rdma link delete failed"
@@ -162,7 +150,7 @@ test_run() {
 	t_rdma_ok link add "$IBDEV" type rxe netdev "$VETH"
 	t_mod_loaded rdma_rxe || t_fail "rdma link add did not load rdma_rxe"
 	[ -d "$IB_CLASS/$IBDEV" ] || t_fail "$IBDEV did not appear"
-	wait_for 5 udp_listens || t_fail "no UDP socket on port 4791"
+	t_wait_for 5 udp_listens || t_fail "no UDP socket on port 4791"
 	t_log "UDP/4791 open"
 	check_sysfs
 
@@ -185,13 +173,13 @@ test_run() {
 
 	t_rdma_ok link delete "$IBDEV"
 	dev_gone "$IBDEV" || t_fail "rdma link delete left $IBDEV"
-	wait_for 5 no_udp_listen || t_fail "UDP/4791 still open with no device"
+	t_wait_for 5 no_udp_listen || t_fail "UDP/4791 still open with no device"
 	t_log "UDP/4791 closed with the last device"
 
 	# the device goes with its net device
 	t_rdma_ok link add "$IBDEV" type rxe netdev "$VETH"
 	t_run ip link del "$VETH"
-	wait_for 10 dev_gone "$IBDEV" || t_fail "$IBDEV outlived $VETH"
+	t_wait_for 10 dev_gone "$IBDEV" || t_fail "$IBDEV outlived $VETH"
 	t_log "$IBDEV went with $VETH"
 
 	t_run ip link add "$VETH" type veth peer name "$VPEER"

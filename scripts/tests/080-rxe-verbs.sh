@@ -88,18 +88,6 @@ expect_out() {
 # pair_args PAIR: "dev=rxe0,peer=rxe1" -> "dev=rxe0 peer=rxe1"
 pair_args() { echo "${1//,/ }"; }
 
-# wait_for SECONDS CMD...: poll CMD every 0.1 s until it succeeds.
-wait_for() {
-	local n=$(($1 * 10))
-	shift
-	while [ "$n" -gt 0 ]; do
-		"$@" && return 0
-		sleep 0.1
-		n=$((n - 1))
-	done
-	return 1
-}
-
 # has_v2_gid IBDEV GID: port 1 of IBDEV has GID as a RoCE v2 GID.
 has_v2_gid() {
 	local d=$IB_CLASS/$1/ports/1 f i
@@ -133,8 +121,8 @@ test_setup() {
 	t_run rdma link add rxe0 type rxe netdev "$VA"
 	# The net device lives in $NS: the link is added from there.
 	t_run nsx rdma link add rxe1 type rxe netdev "$VB"
-	wait_for 10 has_v2_gid rxe0 "$GIDA" || t_fail "rxe0 has no RoCE v2 GID for $IPA"
-	wait_for 10 has_v2_gid rxe1 "$GIDB" || t_fail "rxe1 has no RoCE v2 GID for $IPB"
+	t_wait_for 10 has_v2_gid rxe0 "$GIDA" || t_fail "rxe0 has no RoCE v2 GID for $IPA"
+	t_wait_for 10 has_v2_gid rxe1 "$GIDB" || t_fail "rxe1 has no RoCE v2 GID for $IPB"
 	t_log "rxe0 ($VA, $IPA) and rxe1 ($VB in $NS, $IPB) are up"
 }
 
@@ -298,7 +286,7 @@ run_removal() {
 	bg_bw dev=rxe0 peer=rxe1
 	t_run rdma link delete rxe1
 	bg_expect_removed "rdma link delete" 'status=fail errno=-19 reason="device removed'
-	wait_for 10 ibdev_gone rxe1 || t_fail "rxe1 is still there"
+	t_wait_for 10 ibdev_gone rxe1 || t_fail "rxe1 is still there"
 	# rxe0 still works
 	kp dev=rxe0 qp=rc op=write size=4096 iters=3
 
@@ -307,7 +295,7 @@ run_removal() {
 	# The port goes down before the device is unregistered: the command
 	# may see its QPs fail (retries exceeded) before it sees the removal.
 	bg_expect_removed "net device removal" 'status=fail errno=-(19|5|110) '
-	wait_for 10 ibdev_gone rxe0 || t_fail "rxe0 outlived its net device"
+	t_wait_for 10 ibdev_gone rxe0 || t_fail "rxe0 outlived its net device"
 }
 
 test_run() {

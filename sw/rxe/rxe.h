@@ -307,6 +307,9 @@ struct rxe_recv_wqe {
 	struct ib_sge sge[];
 };
 
+int rxe_queue_post_recv(struct rxe_queue *q, const struct ib_recv_wr *wr,
+			u32 max_sge);
+
 static inline size_t rxe_recv_wqe_size(u32 max_sge)
 {
 	return struct_size((struct rxe_recv_wqe *)NULL, sge, max_sge);

@@ -200,25 +200,8 @@ int rxe_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 static int post_recv_one(struct rxe_qp *qp, const struct ib_recv_wr *wr)
 	__must_hold(&qp->rq_lock)
 {
-	struct rxe_recv_wqe *wqe;
-	u64 len;
-
 	lockdep_assert_held(&qp->rq_lock);
-	if (wr->num_sge < 0 || wr->num_sge > qp->rq_max_sge)
-		return -EINVAL;
-	len = post_sge_total(wr->sg_list, wr->num_sge);
-	if (len > RXE_MAX_MSG_SIZE)
-		return -EINVAL;
-	if (rxe_queue_full(&qp->rq))
-		return -ENOMEM;
-
-	wqe = rxe_queue_tail(&qp->rq);
-	wqe->wr_id = wr->wr_id;
-	wqe->num_sge = wr->num_sge;
-	wqe->length = len;
-	memcpy(wqe->sge, wr->sg_list, wr->num_sge * sizeof(*wr->sg_list));
-	rxe_queue_produce(&qp->rq);
-	return 0;
+	return rxe_queue_post_recv(&qp->rq, wr, qp->rq_max_sge);
 }
 
 /**

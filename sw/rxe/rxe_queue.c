@@ -109,3 +109,37 @@ int rxe_queue_resize(struct rxe_queue *q, u32 min_slots, spinlock_t *lock)
 	return err;
 }
 EXPORT_SYMBOL_IF_KUNIT(rxe_queue_resize);
+
+/**
+ * rxe_queue_post_recv() - queue one receive work request on an RQ or SRQ
+ * @q:       the ring of struct rxe_recv_wqe slots
+ * @wr:      the work request
+ * @max_sge: SGEs the queue was created for
+ *
+ * Context: the caller serialises the producer side (its queue's lock).
+ * Return: 0, -EINVAL for too many SGEs or a message longer than
+ * RXE_MAX_MSG_SIZE, -ENOMEM when the queue is full.
+ */
+int rxe_queue_post_recv(struct rxe_queue *q, const struct ib_recv_wr *wr,
+			u32 max_sge)
+{
+	struct rxe_recv_wqe *wqe;
+	u64 len = 0;
+	int i;
+
+	if (wr->num_sge < 0 || wr->num_sge > max_sge)
+		return -EINVAL;
+	for (i = 0; i < wr->num_sge; i++)
+		len += wr->sg_list[i].length;
+	if (len > RXE_MAX_MSG_SIZE)
+		return -EINVAL;
+	if (rxe_queue_full(q))
+		return -ENOMEM;
+	wqe = rxe_queue_tail(q);
+	wqe->wr_id = wr->wr_id;
+	wqe->num_sge = wr->num_sge;
+	wqe->length = len;
+	memcpy(wqe->sge, wr->sg_list, wr->num_sge * sizeof(*wr->sg_list));
+	rxe_queue_produce(q);
+	return 0;
+}

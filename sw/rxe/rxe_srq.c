@@ -78,27 +78,8 @@ int rxe_srq_destroy(struct ib_srq *ibsrq, struct ib_udata *udata)
 /* Queue one receive WR; caller holds srq->lock. */
 static int rxe_srq_post_one(struct rxe_srq *srq, const struct ib_recv_wr *wr)
 {
-	struct rxe_recv_wqe *wqe;
-	u64 length = 0;
-	int i;
-
 	lockdep_assert_held(&srq->lock);
-	if (wr->num_sge < 0 || wr->num_sge > srq->max_sge)
-		return -EINVAL;
-	if (rxe_queue_full(&srq->rq))
-		return -ENOMEM;
-	for (i = 0; i < wr->num_sge; i++)
-		length += wr->sg_list[i].length;
-	if (length > U32_MAX)
-		return -EINVAL;
-
-	wqe = rxe_queue_tail(&srq->rq);
-	wqe->wr_id = wr->wr_id;
-	wqe->num_sge = wr->num_sge;
-	wqe->length = length;
-	memcpy(wqe->sge, wr->sg_list, wr->num_sge * sizeof(*wr->sg_list));
-	rxe_queue_produce(&srq->rq);
-	return 0;
+	return rxe_queue_post_recv(&srq->rq, wr, srq->max_sge);
 }
 
 /**
