@@ -18,13 +18,6 @@
 
 /* Steps one run may take before it yields the CPU. */
 #define RXE_TASK_MAX_STEPS	64
-/*
- * Steps of a run inline in the network's receive softirq. Packets sent
- * from there wait in the receiving CPU's backlog until the softirq ends
- * (a veth peer, the local loopback), and the backlog drops beyond
- * netdev_max_backlog: a few steps, then the workqueue goes on.
- */
-#define RXE_TASK_SOFTIRQ_STEPS	4
 
 /*
  * WQ_UNBOUND: engines of different QPs spread over all CPUs instead of
@@ -59,8 +52,6 @@ static bool rxe_task_leave(struct rxe_task *task)
 /* Run steps until the engine has nothing to do or has had its share. */
 static void rxe_task_loop(struct rxe_task *task)
 {
-	unsigned int budget = in_serving_softirq() ? RXE_TASK_SOFTIRQ_STEPS :
-						     RXE_TASK_MAX_STEPS;
 	unsigned int steps = 0;
 
 	for (;;) {
@@ -69,7 +60,7 @@ static void rxe_task_loop(struct rxe_task *task)
 			return;
 		}
 		if (task->fn(task->qp) == 0) {
-			if (++steps < budget)
+			if (++steps < RXE_TASK_MAX_STEPS)
 				continue;
 			/* Still BUSY (or ARMED): the work item goes on. */
 			queue_work(rxe_wq, &task->work);
