@@ -666,13 +666,18 @@ int rxe_qp_destroy(struct ib_qp *ibqp, struct ib_udata *udata)
 	qp_stop_engines(qp);
 	rxe_mcast_qp_remove(qp);
 	xa_erase(&rxe->qp_xa, qp->ibqp.qp_num);
+	/*
+	 * The responder's packet in progress (a READ being answered, a
+	 * request waiting for memory) holds a QP reference too: release it
+	 * before waiting for the references to go.
+	 */
+	rxe_resp_cleanup(qp);
 	qp_wait_unused(qp);
 
 	/* The engines are stopped: run the flush here, to the end. */
 	while (rxe_comp_run(qp) == 0)
 		;
 	rxe_resp_flush(qp);
-	rxe_resp_cleanup(qp);
 	qp_free_queues(qp);
 	atomic_dec(&rxe->num_qp);
 	return 0;
