@@ -133,13 +133,12 @@ run_matrix() {
 	pair=$(pair_args "$1")
 	for op in send send_imm write write_imm read; do
 		for size in $SIZES; do
-			# Known gap (issue note): a READ whose response stream
-			# stalls longer than the ACK timeout (TCG, and KASAN on
-			# the debug kernel) ends in a retry storm; until the
-			# responder restarts a stream on a duplicate READ, big
-			# READs stay out: over 1 MiB, and over 64 KiB on debug.
+			# Known gap (issue note): a 4 MiB READ whose response
+			# stream keeps stalling longer than the ACK timeout
+			# (TCG, and KASAN on the debug kernel) can still run out
+			# of retries, so READs stay at 1 MiB and below.
 			case "$op/$size/${RDMAOOT_KIND:-stock}" in
-			read/4M/*|read/1M/debug) continue ;;
+			read/4M/*) continue ;;
 			esac
 			kp $pair qp=rc op=$op size=$size iters=$(iters_for $size)
 		done
@@ -175,7 +174,7 @@ run_frwr() {
 		for size in $FRWR_SIZES; do
 			# the big-READ gap, as in run_matrix
 			case "$op/$size/${RDMAOOT_KIND:-stock}" in
-			read/4M/*|read/1M/debug) continue ;;
+			read/4M/*) continue ;;
 			esac
 			kp $pair qp=rc op=$op mr=frwr size=$size iters=$(iters_for $size)
 		done

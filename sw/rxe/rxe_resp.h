@@ -54,6 +54,7 @@ struct rxe_resp_xfer {
 	u32 psn;
 	u32 first;
 	u32 npkts;
+	u32 start;	/* READ: PSN this stream began at (its R_Key check) */
 };
 
 /**

@@ -92,7 +92,7 @@ static enum rxe_resp_out rxe_resp_read_res(struct rxe_qp *qp)
 	rxe_resp_xfer_put(rd);
 	*rd = (struct rxe_resp_xfer){
 		.va = rxe_reth_va(pkt), .len = len, .resid = len,
-		.psn = pkt->psn, .first = pkt->psn,
+		.psn = pkt->psn, .first = pkt->psn, .start = pkt->psn,
 		.npkts = rxe_resp_read_npkts(qp, len),
 	};
 	if (!len)
@@ -157,6 +157,49 @@ static int rxe_resp_read_one(struct rxe_qp *qp)
 	return 0;
 }
 
+/*
+ * A requester that timed out asks again for the READ being answered, from
+ * its first missing PSN. Rather than finishing this stream and then
+ * replaying the rest a second time (which on a slow path draws more
+ * timeouts, more duplicates and runs out of retries), take that request
+ * off the queue and carry on from its PSN. Only back to where this
+ * stream's R_Key check began; a request for anything else waits its turn.
+ */
+static void rxe_resp_read_restart(struct rxe_qp *qp)
+{
+	struct rxe_resp_xfer *rd = &qp->resp.rd;
+	struct sk_buff_head *q = &qp->req_pkts;
+	struct sk_buff *skb;
+	unsigned long flags;
+	u32 psn = 0;
+	s32 off = -1;
+	u64 skip;
+
+	spin_lock_irqsave(&q->lock, flags);
+	skb = skb_peek(q);
+	if (skb) {
+		psn = RXE_SKB_PKT(skb)->psn;
+		off = rxe_psn_diff(psn, rd->first);
+		if (RXE_SKB_PKT(skb)->opcode != IB_OPCODE_RC_RDMA_READ_REQUEST ||
+		    rxe_psn_diff(psn, rd->start) < 0 || off >= rd->npkts)
+			skb = NULL;
+		else
+			__skb_unlink(skb, q);
+	}
+	spin_unlock_irqrestore(&q->lock, flags);
+	if (!skb)
+		return;
+	rxe_counter_inc(qp->rxe, RXE_CNT_DUP_REQ);
+	if (rxe_psn_diff(psn, rd->psn) < 0) {
+		skip = (u64)off * rxe_resp_mtu(qp);
+		rd->va -= rd->len - rd->resid;
+		rd->va += skip;
+		rd->resid = rd->len - min_t(u64, skip, rd->len);
+		rd->psn = psn;
+	}
+	rxe_qp_pkt_free(skb);
+}
+
 /* Send READ responses; a long READ goes out over several runs. */
 static enum rxe_resp_out rxe_resp_read_send(struct rxe_qp *qp)
 {
@@ -167,6 +210,7 @@ static enum rxe_resp_out rxe_resp_read_send(struct rxe_qp *qp)
 
 	if (rxe_resp_ack_flush(qp))
 		return rxe_resp_wait_mem(qp);
+	rxe_resp_read_restart(qp);
 	for (i = 0; i < RXE_RESP_READ_BURST; i++) {
 		if (rd->psn == end) {
 			rxe_resp_xfer_put(rd);
@@ -204,6 +248,7 @@ static enum rxe_resp_out rxe_resp_read_dup(struct rxe_qp *qp)
 		.va = e->va + skip, .len = e->len,
 		.resid = e->len - min_t(u64, skip, e->len),
 		.psn = pkt->psn, .first = e->psn, .npkts = e->npkts,
+		.start = pkt->psn,
 	};
 	if (!rd->resid)
 		return RXE_OUT_READ;
