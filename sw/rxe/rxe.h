@@ -142,12 +142,6 @@ static inline void rxe_counter_inc(struct rxe_dev *rxe, enum rxe_counter c)
 	this_cpu_inc(rxe->stats->cnt[c]);
 }
 
-static inline void rxe_counter_add(struct rxe_dev *rxe, enum rxe_counter c,
-				   u64 n)
-{
-	this_cpu_add(rxe->stats->cnt[c], n);
-}
-
 u64 rxe_counter_read(struct rxe_dev *rxe, enum rxe_counter c);
 
 #define rxe_dbg_dev(rxe, fmt, ...) \

@@ -196,6 +196,8 @@ static void rxe_dev_dealloc(struct ib_device *ibdev)
 	WARN_ON(!xa_empty(&rxe->key_xa));
 	xa_destroy(&rxe->qp_xa);
 	xa_destroy(&rxe->key_xa);
+	/* groups left by QPs that never detached (none when ULPs clean up) */
+	rxe_mcast_cleanup(rxe);
 	free_percpu(rxe->stats);
 	if (rxe->sock)
 		rxe_net_sock_put(rxe->sock);

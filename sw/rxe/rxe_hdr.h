@@ -208,11 +208,6 @@ static_assert(sizeof(struct rxe_pkt) <= sizeof_field(struct sk_buff, cb));
 
 #define RXE_SKB_PKT(skb)	((struct rxe_pkt *)(skb)->cb)
 
-static inline struct sk_buff *rxe_pkt_skb(struct rxe_pkt *pkt)
-{
-	return container_of((void *)pkt, struct sk_buff, cb);
-}
-
 /* Pointer to header @type of @pkt (only valid when the opcode has it). */
 static inline void *rxe_pkt_hdr(const struct rxe_pkt *pkt,
 				enum rxe_hdr_type type)
