@@ -137,9 +137,14 @@ static void comp_timer_update(struct rxe_qp *qp)
 		rxe_comp_arm_timer(qp);
 }
 
-/* The oldest WQE moved on: new retry budgets, new timeout. */
+/*
+ * The oldest WQE moved on: new retry budgets, new timeout. A timeout that
+ * fired while the packets showing this progress waited in the queue is
+ * void: the peer is answering.
+ */
 static void comp_progress(struct rxe_qp *qp)
 {
+	clear_bit(RXE_COMP_TIMEOUT, &qp->comp.flags);
 	qp->comp.retry_left = qp->attr.retry_cnt;
 	qp->comp.rnr_left = qp->attr.rnr_retry;
 	qp->comp.retry_sent = false;
@@ -234,15 +239,23 @@ struct comp_ctx {
 	enum ib_wc_status status;
 };
 
+/*
+ * Packets already received come before a timeout: when the completer lags
+ * behind a busy peer (a slow CPU, a long READ), the timer can fire while
+ * the answers it waits for sit in the queue, and a retry then would only
+ * make the peer send everything again.
+ */
 static enum comp_state comp_start(struct rxe_qp *qp, struct comp_ctx *c)
 {
 	if (rxe_qp_state(qp) == IB_QPS_ERR)
 		return COMPST_FLUSH;
+	c->skb = skb_dequeue(&qp->resp_pkts);
+	if (c->skb) {
+		c->pkt = RXE_SKB_PKT(c->skb);
+		return COMPST_GET_WQE;
+	}
 	if (test_and_clear_bit(RXE_COMP_TIMEOUT, &qp->comp.flags))
 		return COMPST_TIMEOUT;
-	c->skb = skb_dequeue(&qp->resp_pkts);
-	if (c->skb)
-		c->pkt = RXE_SKB_PKT(c->skb);
 	return COMPST_GET_WQE;
 }
 
