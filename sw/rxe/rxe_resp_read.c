@@ -6,12 +6,15 @@
 #include "rxe_resp_priv.h"
 
 /*
- * READ responses sent per step. A run of the task takes up to 64 steps,
- * inline in the receive softirq too, where everything sent waits in the
- * receiving CPU's backlog (a veth peer) until the softirq ends: 64 * 4
- * packets stay well below netdev_max_backlog (1000).
+ * READ responses sent per step: one, as every other engine step sends or
+ * takes one packet. The requester's completer, which takes one response
+ * per step, often shares the CPU's workqueue with this responder (one
+ * device to itself, or the peer's softirq on the same CPU): with equal
+ * steps neither runs ahead, while a burst of several responses per step
+ * let the responder outrun the completer, whose queue then grew until its
+ * retransmit timer fired on answers it already had.
  */
-#define RXE_RESP_READ_BURST	4
+#define RXE_RESP_READ_BURST	1
 
 /* --- READ/ATOMIC requests kept for replay --------------------------------- */
 

@@ -18,14 +18,27 @@
 
 /* Steps one run may take before it yields the CPU. */
 #define RXE_TASK_MAX_STEPS	64
+/*
+ * Fewer when the run is inline in the network's receive softirq: what an
+ * engine sends from there (READ responses, a go-back-N resend) waits in
+ * the backlog until the softirq ends, so a long run there delays the
+ * peer's view of every packet by the whole run; on the workqueue each
+ * packet is delivered as it is sent.
+ */
+#define RXE_TASK_SOFTIRQ_STEPS	8
 
 /*
- * WQ_UNBOUND: engines of different QPs spread over all CPUs instead of
- * piling up on the CPU that took the interrupt. WQ_MEM_RECLAIM: storage
- * ULPs (iSER, NVMe-oF, NFS/RDMA) send through us while the kernel reclaims
- * memory, so the queue needs its rescuer to guarantee progress. Not
- * WQ_HIGHPRI: runs are already short and bounded, and a soft device has
- * no reason to preempt the rest of the system's work.
+ * A per-CPU (bound) queue: a run queued from CPU n runs on CPU n, and a
+ * run that yields requeues itself there. What one engine sends therefore
+ * enters one CPU's receive backlog, a FIFO, and reaches the peer in PSN
+ * order; an unbound queue moved runs between CPUs whose backlogs drain
+ * independently, so a READ response stream arrived reordered and every
+ * reordering cost the requester a go-back-N. Engines of different QPs
+ * still spread over the CPUs that kick them (posting threads, receive
+ * softirqs). WQ_MEM_RECLAIM: storage ULPs (iSER, NVMe-oF, NFS/RDMA) send
+ * through us while the kernel reclaims memory, so the queue needs its
+ * rescuer to guarantee progress. Not WQ_HIGHPRI: runs are short and
+ * bounded, and a soft device has no reason to preempt other work.
  */
 static struct workqueue_struct *rxe_wq;
 
@@ -53,6 +66,8 @@ static bool rxe_task_leave(struct rxe_task *task)
 static void rxe_task_loop(struct rxe_task *task)
 {
 	unsigned int steps = 0;
+	unsigned int max = in_serving_softirq() ? RXE_TASK_SOFTIRQ_STEPS :
+						  RXE_TASK_MAX_STEPS;
 
 	for (;;) {
 		if (READ_ONCE(task->stopping)) {
@@ -60,7 +75,7 @@ static void rxe_task_loop(struct rxe_task *task)
 			return;
 		}
 		if (task->fn(task->qp) == 0) {
-			if (++steps < RXE_TASK_MAX_STEPS)
+			if (++steps < max)
 				continue;
 			/* Still BUSY (or ARMED): the work item goes on. */
 			queue_work(rxe_wq, &task->work);
@@ -220,8 +235,7 @@ bool rxe_task_stopped(struct rxe_task *task)
  */
 int rxe_task_wq_init(void)
 {
-	rxe_wq = alloc_workqueue("rxe_wq", WQ_UNBOUND | WQ_MEM_RECLAIM,
-				 WQ_UNBOUND_MAX_ACTIVE);
+	rxe_wq = alloc_workqueue("rxe_wq", WQ_MEM_RECLAIM, 0);
 	return rxe_wq ? 0 : -ENOMEM;
 }
 
