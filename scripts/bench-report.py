@@ -322,15 +322,30 @@ def write_svg(table, path, title):
         f.write("\n".join(el) + "\n")
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("raw")
-    ap.add_argument("--out", help="folder for bench.txt and bench.svg")
-    args = ap.parse_args()
-    meas, meta = parse_raw(args.raw)
-    if not meas:
-        print("bench-report: no measurements in %s" % args.raw, file=sys.stderr)
-        return 1
+# A fixed sample for --selftest: three pairs, one failed run, one
+# veth measurement that stayed off the wire.
+SAMPLE = """meta pairs=3 quick=0 kernel=k cpus=2 netmtu=1500
+raw stack=inbox pair=1 topo=veth work=write size=65536 qps=1 txA=50 txB=9 :: result mode=bw mbps=40.000 status=ok
+raw stack=ours pair=1 topo=veth work=write size=65536 qps=1 txA=50 txB=9 :: result mode=bw mbps=100.000 status=ok
+raw stack=inbox pair=2 topo=veth work=write size=65536 qps=1 txA=50 txB=9 :: result mode=bw mbps=20.000 status=ok
+raw stack=ours pair=2 topo=veth work=write size=65536 qps=1 txA=0 txB=0 :: result mode=bw status=fail errno=-110 reason="timed out after 5000 ms"
+raw stack=inbox pair=3 topo=veth work=write size=65536 qps=1 txA=50 txB=9 :: result mode=bw mbps=30.000 status=ok
+raw stack=ours pair=3 topo=veth work=write size=65536 qps=1 txA=50 txB=9 :: result mode=bw mbps=80.000 status=ok
+raw stack=inbox pair=1 topo=loop work=send_lat size=64 qps=1 txA=0 txB=0 :: result mode=lat lat_med=40.000 status=ok
+raw stack=ours pair=1 topo=loop work=send_lat size=64 qps=1 txA=0 txB=0 :: result mode=lat lat_med=30.000 status=ok
+raw stack=inbox pair=1 topo=none work=memcpy size=16777216 qps=1 txA=0 txB=0 :: result mode=memcpy mbps=1000.000 status=ok
+raw stack=ours pair=1 topo=none work=load size=0 qps=0 txA=0 txB=0 :: result status=fail errno=0 reason="modprobe rdma_rxe failed"
+meta seconds=10
+"""
+SAMPLE_LINES = [
+    "bench mode=write size=65536 qps=1 topo=veth ours=90.000 inbox=30.000 unit=MB/s ratio=3.000",
+    "bench mode=send_lat size=64 qps=1 topo=loop ours=30.000 inbox=40.000 unit=us ratio=0.750",
+    "bench mode=memcpy size=16777216 qps=1 topo=none ours=fail inbox=1000.000 unit=MB/s ratio=-",
+]
+
+
+def report(meas, meta):
+    """The report's lines and the table they were made from."""
     table = collect(meas)
     head = "bench: inbox vs ours, %s pair(s), kernel %s, %s vCPUs, netdev MTU %s%s" % (
         meta.get("pairs", "?"), meta.get("kernel", "?"), meta.get("cpus", "?"),
@@ -338,6 +353,56 @@ def main():
         " (incomplete: the guest did not finish)")
     lines = [head] + load_fail_lines(meas) + table_lines(table) + crossing_lines(meas)
     lines += target_lines(table) + [""] + bench_lines(table)
+    return lines, table
+
+
+def selftest():
+    """Medians over the passing pairs, ratios, failures and the crossing
+    check on SAMPLE; returns 0 when all hold."""
+    import tempfile
+    with tempfile.NamedTemporaryFile("w", suffix=".raw", delete=False) as f:
+        f.write(SAMPLE)
+    try:
+        meas, meta = parse_raw(f.name)
+    finally:
+        os.unlink(f.name)
+    lines, _ = report(meas, meta)
+    text = "\n".join(lines)
+    checks = [(l in lines, "missing: " + l) for l in SAMPLE_LINES]
+    checks += [
+        ([l for l in lines if l.startswith("bench ")] == SAMPLE_LINES, "bench lines differ"),
+        ("ours failed, pair 2: errno=-110 timed out after 5000 ms" in text, "the failure is not listed"),
+        ("ours  veth: 2/3 measurements crossed" in text, "crossing count is wrong"),
+        ("did not cross" not in text, "a failed run was reported as not crossing"),
+        ("ours pair 1 could not run: modprobe rdma_rxe failed" in text, "the load failure is not listed"),
+        ("2/3 2/3" not in text and "3/3 2/3" in text, "runs ok counts are wrong"),
+    ]
+    bad = [why for ok, why in checks if not ok]
+    for why in bad:
+        print("bench-report selftest: " + why, file=sys.stderr)
+    if bad:
+        print(text, file=sys.stderr)
+        return 1
+    print("bench-report selftest: ok (%d checks)" % len(checks))
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("raw", nargs="?")
+    ap.add_argument("--out", help="folder for bench.txt and bench.svg")
+    ap.add_argument("--selftest", action="store_true", help="check the report on a fixed sample")
+    args = ap.parse_args()
+    if args.selftest:
+        return selftest()
+    if not args.raw:
+        ap.error("RAW is required")
+    meas, meta = parse_raw(args.raw)
+    if not meas:
+        print("bench-report: no measurements in %s" % args.raw, file=sys.stderr)
+        return 1
+    lines, table = report(meas, meta)
+    head = lines[0]
     text = "\n".join(lines) + "\n"
     sys.stdout.write(text)
     if args.out:
