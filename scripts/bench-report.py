@@ -97,8 +97,12 @@ def unit(work):
     return "us" if work in LAT_WORKS else "MB/s"
 
 
-def fmt(v):
-    return "fail" if v is None else "%.3f" % v
+def fmt(cell):
+    """The cell's median; "fail" when every run failed, "-" when none ran."""
+    v = cell.median()
+    if v is not None:
+        return "%.3f" % v
+    return "fail" if cell.fails else "-"
 
 
 def ratio(cells):
@@ -130,7 +134,7 @@ def table_lines(table):
             r = ratio(c)
             n = {s: len(c[s].values) + len(c[s].fails) for s in STACKS}
             out.append("  %6s %4d %12s %12s %7s  %d/%d %d/%d" % (
-                size_name(key[1]), key[2], fmt(c["inbox"].median()), fmt(c["ours"].median()),
+                size_name(key[1]), key[2], fmt(c["inbox"]), fmt(c["ours"]),
                 "-" if r is None else "%.2f" % r,
                 len(c["inbox"].values), n["inbox"], len(c["ours"].values), n["ours"]))
             for s in STACKS:
@@ -202,7 +206,7 @@ def bench_lines(table):
         c = table[key]
         r = ratio(c)
         out.append("bench mode=%s size=%d qps=%d topo=%s ours=%s inbox=%s unit=%s ratio=%s" % (
-            key[0], key[1], key[2], key[3], fmt(c["ours"].median()), fmt(c["inbox"].median()),
+            key[0], key[1], key[2], key[3], fmt(c["ours"]), fmt(c["inbox"]),
             unit(key[0]), "-" if r is None else "%.3f" % r))
     return out
 
@@ -333,6 +337,8 @@ raw stack=inbox pair=3 topo=veth work=write size=65536 qps=1 txA=50 txB=9 :: res
 raw stack=ours pair=3 topo=veth work=write size=65536 qps=1 txA=50 txB=9 :: result mode=bw mbps=80.000 status=ok
 raw stack=inbox pair=1 topo=loop work=send_lat size=64 qps=1 txA=0 txB=0 :: result mode=lat lat_med=40.000 status=ok
 raw stack=ours pair=1 topo=loop work=send_lat size=64 qps=1 txA=0 txB=0 :: result mode=lat lat_med=30.000 status=ok
+raw stack=inbox pair=1 topo=veth work=write_lat size=64 qps=1 txA=3 txB=3 :: result mode=lat status=fail errno=-110 reason="timed out"
+raw stack=ours pair=1 topo=veth work=write_lat size=64 qps=1 txA=3 txB=3 :: result mode=lat lat_med=50.000 status=ok
 raw stack=inbox pair=1 topo=none work=memcpy size=16777216 qps=1 txA=0 txB=0 :: result mode=memcpy mbps=1000.000 status=ok
 raw stack=ours pair=1 topo=none work=load size=0 qps=0 txA=0 txB=0 :: result status=fail errno=0 reason="modprobe rdma_rxe failed"
 meta seconds=10
@@ -340,7 +346,8 @@ meta seconds=10
 SAMPLE_LINES = [
     "bench mode=write size=65536 qps=1 topo=veth ours=90.000 inbox=30.000 unit=MB/s ratio=3.000",
     "bench mode=send_lat size=64 qps=1 topo=loop ours=30.000 inbox=40.000 unit=us ratio=0.750",
-    "bench mode=memcpy size=16777216 qps=1 topo=none ours=fail inbox=1000.000 unit=MB/s ratio=-",
+    "bench mode=write_lat size=64 qps=1 topo=veth ours=50.000 inbox=fail unit=us ratio=-",
+    "bench mode=memcpy size=16777216 qps=1 topo=none ours=- inbox=1000.000 unit=MB/s ratio=-",
 ]
 
 
@@ -372,7 +379,7 @@ def selftest():
     checks += [
         ([l for l in lines if l.startswith("bench ")] == SAMPLE_LINES, "bench lines differ"),
         ("ours failed, pair 2: errno=-110 timed out after 5000 ms" in text, "the failure is not listed"),
-        ("ours  veth: 2/3 measurements crossed" in text, "crossing count is wrong"),
+        ("ours  veth: 3/4 measurements crossed" in text, "crossing count is wrong"),
         ("did not cross" not in text, "a failed run was reported as not crossing"),
         ("ours pair 1 could not run: modprobe rdma_rxe failed" in text, "the load failure is not listed"),
         ("2/3 2/3" not in text and "3/3 2/3" in text, "runs ok counts are wrong"),
