@@ -11,7 +11,9 @@
 #
 # Environment: BENCH_PAIRS (default 3), BENCH_QUICK=1 (a small subset, one
 # pair), BENCH_TIMEOUT (seconds for the whole guest; default 2700, 900
-# quick), BENCH_CMD_TIMEOUT (seconds per kperf command, default 120).
+# quick), BENCH_CMD_TIMEOUT (seconds per kperf command, default 120),
+# BENCH_PERF=1 (a perf profile of one workload per run and topology, in
+# build/bench/perf-*.txt).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -37,7 +39,7 @@ cp "$RDMAOOT_TOP/build/kperf-inbox/ib_kperf.ko" "$bdir/inbox-ko/"
 # finds there is the distribution's.
 inbox=$("$RDMAOOT_TOP/scripts/stage-modules.sh" stock "$bdir/inbox-ko")
 
-job="BENCH_PAIRS=$pairs BENCH_QUICK=$quick BENCH_CMD_TIMEOUT=${BENCH_CMD_TIMEOUT:-120}"
+job="BENCH_PAIRS=$pairs BENCH_QUICK=$quick BENCH_CMD_TIMEOUT=${BENCH_CMD_TIMEOUT:-120} BENCH_PERF=${BENCH_PERF:-0}"
 job="$job BENCH_INBOX_ROOT='$inbox' BENCH_OURS_ROOT='$ours'"
 job="$job bash '$RDMAOOT_TOP/scripts/guest/bench.sh' /run/rdmaoot"
 t0=$(date +%s)
@@ -48,6 +50,8 @@ cp "$out/share/job.log" "$bdir/job.log" 2>/dev/null || true
 [ -s "$out/share/bench-raw.txt" ] ||
 	rdmaoot_die "no results (console: $out/console.log, log: $out/share/job.log)"
 cp "$out/share/bench-raw.txt" "$bdir/raw.txt"
+rm -f "$bdir"/perf-*.txt
+cp "$out/share"/perf-*.txt "$bdir/" 2>/dev/null || true
 python3 "$RDMAOOT_TOP/scripts/bench-report.py" "$bdir/raw.txt" --out "$bdir"
 if [ $guest_ok = 0 ]; then
 	rdmaoot_die "the guest did not finish: the report covers what it measured (console: $out/console.log)"

@@ -17,6 +17,8 @@
 #   BENCH_PAIRS       A/B pairs (default 3; 1 with BENCH_QUICK=1)
 #   BENCH_QUICK=1     a small subset of the workloads, for development
 #   BENCH_CMD_TIMEOUT seconds one kperf command may take (default 120)
+#   BENCH_PERF=1      also profile one write bandwidth measurement per run
+#                     and topology (perf, cpu-clock): SHARE/perf-*.txt
 set -u
 SHARE=${1:-/run/rdmaoot}
 RAW=$SHARE/bench-raw.txt
@@ -217,6 +219,19 @@ workloads() {
 		iters="$MEMCPY_ITERS"
 }
 
+# profile TOPO: a flat kernel profile of 64 KiB RC writes, 1 QP (all
+# CPUs; TCG has no PMU, so the cpu-clock software event), reported while
+# the modules are loaded so that their symbols resolve.
+profile() {
+	local data=/tmp/perf-$STACK-$1.data txt=$SHARE/perf-$STACK-$PAIR-$1.txt
+	perf record -q -e cpu-clock -F 2000 -a -o "$data" -- \
+		"$KPERF" mode=bw $(topo_args "$1") qp=rc op=write size=65536 \
+		depth=16 iters=800 > "$txt.out" 2>&1
+	perf report -i "$data" --stdio --no-children --sort dso,sym \
+		--percent-limit 0.5 > "$txt" 2>/dev/null
+	rm -f "$data"
+}
+
 # One run: load STACK, measure, unload. Returns 1 when the stack could
 # not be unloaded (the bench cannot go on).
 run_stack() {
@@ -225,6 +240,10 @@ run_stack() {
 	WHY=
 	if stack_load "$STACK"; then
 		workloads
+		if [ "${BENCH_PERF:-0}" = 1 ]; then
+			profile loop
+			profile veth
+		fi
 	else
 		log "$STACK: $WHY"
 		record "$STACK" "$PAIR" none load 0 0 0 0 \
