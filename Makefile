@@ -8,6 +8,7 @@
 #   make install         install into /lib/modules/$(KVER)/updates, depmod
 #   make uninstall       remove what install put there
 #   make demo            boot the stock kernel in QEMU and show the stack
+#   make bench           our stack against the inbox one, side by side in QEMU
 #   make check           the whole test suite on both guest kernels
 #   make selftest        break the tree on purpose and require check to fail
 #   make compat          compile 6.1's RDMA ULPs against our headers
@@ -27,7 +28,7 @@ INSTALL_SUBDIR := updates/rdmaoot
 DEPMOD_BASE = $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH))
 KMAKE = $(MAKE) -C $(KDIR) M=$(TOP) W=1
 
-.PHONY: all modules sparse install uninstall clean check selftest demo deps compat
+.PHONY: all modules sparse install uninstall clean check selftest demo deps compat bench
 
 all: modules
 
@@ -64,6 +65,9 @@ selftest:
 
 demo:
 	@$(TOP)/scripts/demo.sh
+
+bench:
+	@$(TOP)/scripts/bench.sh
 
 deps:
 	@$(TOP)/scripts/deps.sh

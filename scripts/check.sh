@@ -83,6 +83,8 @@ check_compat() {
 }
 
 host_step kunit-manifest "$BUILD/manifest.log" check_manifest
+# The benchmark report (not the benchmark: no timed tests) on a fixed sample.
+host_step bench-report "$BUILD/bench-report.log" python3 scripts/bench-report.py --selftest
 
 guests=()
 for kind in $kinds; do

@@ -20,7 +20,7 @@
 #define KPERF_OUT_SIZE		PAGE_SIZE
 #define KPERF_STASH		32	/* WCs kept aside while waiting for one */
 
-enum kperf_mode { KPERF_PING, KPERF_BW, KPERF_LAT };
+enum kperf_mode { KPERF_PING, KPERF_BW, KPERF_LAT, KPERF_MEMCPY };
 
 enum kperf_op {
 	KPERF_OP_SEND, KPERF_OP_SEND_IMM, KPERF_OP_SEND_INV, KPERF_OP_WRITE,
@@ -266,6 +266,9 @@ int kperf_ping_run(struct kperf_run *run);
 int kperf_bw_run(struct kperf_run *run);
 int kperf_lat_run(struct kperf_run *run);
 int kperf_fault_run(struct kperf_run *run);
+
+/* kperf_memcpy.c: mode=memcpy, no device */
+int kperf_memcpy_run(const struct kperf_params *p, struct seq_buf *out);
 
 /* kperf_out.c */
 void kperf_out_result(struct kperf_run *run, int err);

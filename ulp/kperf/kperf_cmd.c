@@ -54,6 +54,7 @@ static const char *const kperf_wc_names[] = {
 
 static const char *const kperf_mode_names[] = {
 	[KPERF_PING] = "ping", [KPERF_BW] = "bw", [KPERF_LAT] = "lat",
+	[KPERF_MEMCPY] = "memcpy",
 };
 
 static const char *const kperf_fault_names[] = {
@@ -368,6 +369,8 @@ static const char *kperf_cmd_check(const struct kperf_params *p)
 {
 	const struct kperf_op_info *op = &kperf_ops[p->op];
 
+	if (p->mode == KPERF_MEMCPY)	/* no device; only size and iters */
+		return NULL;
 	if (!p->dev[0])
 		return "dev= is required";
 	if (!(op->qp_types & BIT(p->qp_type)))

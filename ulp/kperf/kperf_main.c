@@ -83,6 +83,8 @@ static int kperf_exec(struct kperf_file *kf, char *line)
 		pr_info("invalid command: %s\n", why);
 		seq_buf_printf(&out, "result status=fail errno=%d reason=\"invalid command: %s\"\n",
 			       ret, why);
+	} else if (p->mode == KPERF_MEMCPY) {
+		ret = kperf_memcpy_run(p, &out);
 	} else {
 		ret = kperf_run_command(p, &out);
 	}
