@@ -48,6 +48,7 @@ struct rxe_part {
 /* Set up in this order at load, torn down in the reverse order at unload. */
 static const struct rxe_part rxe_parts[] = {
 	{ "QP work queue",	 rxe_task_wq_init, rxe_task_wq_exit },
+	{ "local delivery",	 rxe_loop_init,	   rxe_loop_exit },
 	{ "UDP sockets",	 rxe_net_init,	   rxe_net_exit },
 	{ "net device notifier", rxe_notify_init,  rxe_notify_exit },
 	{ "rxe link type",	 rxe_link_init,	   rxe_link_exit },

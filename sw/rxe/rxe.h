@@ -377,6 +377,13 @@ int rxe_net_xmit(struct rxe_dev *rxe, const struct rxe_av *av, u16 sport,
 		 struct sk_buff *skb, struct rxe_pkt *pkt);
 int rxe_net_init(void);
 void rxe_net_exit(void);
+void rxe_net_loop_rcv(struct net_device *to, struct sk_buff *skb);
+
+/* --- local delivery (rxe_loop.c) ---------------------------------------- */
+
+void rxe_loop_queue(struct net_device *to, struct sk_buff *skb);
+int rxe_loop_init(void);
+void rxe_loop_exit(void);
 struct rxe_net_sock *rxe_net_sock_get(struct net *net);
 void rxe_net_sock_put(struct rxe_net_sock *sock);
 

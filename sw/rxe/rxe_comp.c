@@ -604,9 +604,9 @@ void rxe_comp_queue_pkt(struct rxe_qp *qp, struct sk_buff *skb)
 	}
 	skb_queue_tail(&qp->resp_pkts, skb);
 	/*
-	 * Inline from the network's softirq; a loopback delivery made from
-	 * inside a consumer's post_send is queued instead, so completion
-	 * handlers never run under the consumer's own locks.
+	 * Inline from the receive softirq (a net device's, or the local
+	 * delivery queue's); from anywhere else queued, so completion
+	 * handlers never run in some caller's context under its locks.
 	 */
 	if (in_serving_softirq())
 		rxe_task_run(&qp->comp_task);

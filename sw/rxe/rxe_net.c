@@ -104,31 +104,38 @@ static int rxe_net_encap_rcv(struct sock *sk, struct sk_buff *skb)
 	return 0;
 }
 
-/*
- * A packet whose destination is this host, handed to the rxe device of
- * the net device @to (found under RCU by the caller) as if it had arrived
- * there. skb->data is at the IP header.
+/**
+ * rxe_net_loop_rcv() - receive a packet sent to an address of this host
+ * @to:  the net device owning the destination address
+ * @skb: the packet, skb->data at the IP header; consumed
+ *
+ * Hands @skb to the rxe device of @to as if it had arrived there; dropped
+ * when @to has none (any more).
+ * Context: softirq (the local delivery queue, rxe_loop.c), under
+ * rcu_read_lock().
  */
-static void rxe_net_loop_deliver(struct net_device *to, struct sk_buff *skb)
+void rxe_net_loop_rcv(struct net_device *to, struct sk_buff *skb)
 {
-	struct rxe_dev *rxe = to ? rxe_dev_from_ndev_rcu(to) : NULL;
+	struct rxe_dev *rxe = rxe_dev_from_ndev_rcu(to);
 
 	if (!rxe) {
 		kfree_skb(skb);
 		return;
 	}
-	skb_dst_drop(skb);
-	skb->dev = to;
 	skb->pkt_type = PACKET_HOST;
 	__skb_pull(skb, skb_transport_offset(skb));
 	rxe_net_rcv(rxe, skb);
 }
 
+/*
+ * Local destinations go through the per-CPU delivery queue; with bottom
+ * halves off here, its tasklet runs as soon as they are back on.
+ */
 static void rxe_net_loop4(struct net *net, struct sk_buff *skb, __be32 daddr)
 {
 	local_bh_disable();
 	rcu_read_lock();
-	rxe_net_loop_deliver(__ip_dev_find(net, daddr, false), skb);
+	rxe_loop_queue(__ip_dev_find(net, daddr, false), skb);
 	rcu_read_unlock();
 	local_bh_enable();
 }
@@ -138,7 +145,7 @@ static void rxe_net_loop6(struct net *net, struct sk_buff *skb,
 {
 	local_bh_disable();
 	rcu_read_lock();
-	rxe_net_loop_deliver(ipv6_stub->ipv6_dev_find(net, daddr, NULL), skb);
+	rxe_loop_queue(ipv6_stub->ipv6_dev_find(net, daddr, NULL), skb);
 	rcu_read_unlock();
 	local_bh_enable();
 }
