@@ -51,9 +51,10 @@ static DEFINE_MUTEX(rxe_net_lock);
 
 /*
  * One RoCEv2 packet for @rxe: skb->data at the UDP header, network and
- * transport headers set. Checks it and hands it to the transport.
+ * transport headers set. Checks it and hands it to the transport. @local:
+ * it never left this host (rxe_loop.c), so it carries no ICRC to check.
  */
-static void rxe_net_rcv(struct rxe_dev *rxe, struct sk_buff *skb)
+static void rxe_net_rcv(struct rxe_dev *rxe, struct sk_buff *skb, bool local)
 {
 	struct rxe_pkt *pkt = RXE_SKB_PKT(skb);
 	unsigned int udp_len;
@@ -78,7 +79,7 @@ static void rxe_net_rcv(struct rxe_dev *rxe, struct sk_buff *skb)
 		rxe_counter_inc(rxe, RXE_CNT_DROP_HDR);
 		goto drop;
 	}
-	if (unlikely(rxe_icrc_check(skb, pkt))) {
+	if (unlikely(!local && rxe_icrc_check(skb, pkt))) {
 		rxe_counter_inc(rxe, RXE_CNT_DROP_ICRC);
 		goto drop;
 	}
@@ -97,7 +98,7 @@ static int rxe_net_encap_rcv(struct sock *sk, struct sk_buff *skb)
 	rcu_read_lock();
 	rxe = rxe_dev_from_ndev_rcu(skb->dev);
 	if (rxe)
-		rxe_net_rcv(rxe, skb);
+		rxe_net_rcv(rxe, skb, false);
 	else
 		kfree_skb(skb);
 	rcu_read_unlock();
@@ -124,7 +125,7 @@ void rxe_net_loop_rcv(struct net_device *to, struct sk_buff *skb)
 	}
 	skb->pkt_type = PACKET_HOST;
 	__skb_pull(skb, skb_transport_offset(skb));
-	rxe_net_rcv(rxe, skb);
+	rxe_net_rcv(rxe, skb, true);
 }
 
 /*
@@ -453,12 +454,12 @@ static int rxe_net_xmit4(struct rxe_dev *rxe, const struct rxe_av *av,
 	skb_dst_set(skb, &rt->dst);
 	rxe_net_push_udp(skb, sport);
 	rxe_net_push_ip4(net, skb, av, &fl);
-	rxe_icrc_set(skb, pkt);
 
 	if (rt->rt_type == RTN_LOCAL) {
 		rxe_net_loop4(net, skb, fl.daddr);
 		return 0;
 	}
+	rxe_icrc_set(skb, pkt);
 	memset(IPCB(skb), 0, sizeof(*IPCB(skb)));
 	skb->dev = rt->dst.dev;
 	return rxe_net_out_result(ip_local_out(net, NULL, skb));
@@ -486,14 +487,14 @@ static int rxe_net_xmit6(struct rxe_dev *rxe, const struct rxe_av *av,
 	skb_dst_set(skb, dst);
 	rxe_net_push_udp(skb, sport);
 	rxe_net_push_ip6(skb, av, &fl6, dst);
-	rxe_icrc_set(skb, pkt);
-	udp6_set_csum(false, skb, &fl6.saddr, &fl6.daddr,
-		      skb->len - sizeof(struct ipv6hdr));
 
 	if (dst->dev->flags & IFF_LOOPBACK) {
 		rxe_net_loop6(net, skb, &fl6.daddr);
 		return 0;
 	}
+	rxe_icrc_set(skb, pkt);
+	udp6_set_csum(false, skb, &fl6.saddr, &fl6.daddr,
+		      skb->len - sizeof(struct ipv6hdr));
 	memset(IP6CB(skb), 0, sizeof(*IP6CB(skb)));
 	skb->dev = dst->dev;
 	return rxe_net_out_result(ip6_local_out(net, NULL, skb));
@@ -508,10 +509,11 @@ static int rxe_net_xmit6(struct rxe_dev *rxe, const struct rxe_av *av,
  * @pkt:   the packet's description (may live in @skb->cb)
  *
  * Routes in the namespace of rxe->ndev, out of rxe->ndev, adds the UDP and
- * IP headers and the ICRC. A packet for an address of this host goes
- * straight to the receive path of the rxe device owning that address
- * (dropped when there is none), like a packet on the wire would; others go
- * to the IP stack. Counts sent_pkts or send_err.
+ * IP headers. A packet for an address of this host goes to the rxe device
+ * owning that address (dropped when there is none) through the per-CPU
+ * local delivery queue (rxe_loop.c), without an ICRC: it never meets a
+ * wire, and the receiver skips the check for it. Others get their ICRC
+ * and go to the IP stack. Counts sent_pkts or send_err.
  *
  * Context: Process context or softirq; does not sleep.
  * Return: 0, or -errno (no route, device gone, dropped). @skb is consumed
