@@ -20,7 +20,7 @@
 #
 # Drops are every N-th matching packet (gact "random determ", needs
 # CONFIG_GACT_PROB) or, without it, netem's random loss of 1/N of them.
-TEST_TIMEOUT=300
+TEST_TIMEOUT=420
 
 . "$RDMAOOT_TOP/scripts/guest/rxe-pair.sh"
 
