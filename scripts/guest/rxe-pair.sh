@@ -104,26 +104,31 @@ rxe_pair_cleanup() {
 }
 
 # Counter deltas: counters_mark DEV... remembers every hw counter of the
-# devices; counter_delta DEV NAME prints how much one grew since.
+# devices; counter_delta DEV NAME sets DELTA to how much one grew since.
+# Both read with the shell's own "read": a fork costs a noticeable part
+# of a second in the debug guest.
 declare -A COUNTER_MARK
 counters_mark() {
-	local dev f
+	local dev f v
 	for dev in "$@"; do
 		for f in "$IB_CLASS/$dev"/ports/1/hw_counters/*; do
-			COUNTER_MARK[$dev/${f##*/}]=$(cat "$f")
+			read -r v < "$f"
+			COUNTER_MARK[$dev/${f##*/}]=$v
 		done
 	done
 }
 
 counter_delta() {
-	echo $(($(t_counter "$1" "$2") - ${COUNTER_MARK[$1/$2]:-0}))
+	local f=$IB_CLASS/$1/ports/1/hw_counters/$2 v
+	[ -r "$f" ] || t_fail "$1 has no hw counter $2"
+	read -r v < "$f"
+	DELTA=$((v - ${COUNTER_MARK[$1/$2]:-0}))
 }
 
 # expect_counter DEV NAME OP N: the delta of DEV's counter NAME since
 # counters_mark compares with N by OP (-ge, -eq, -le, ...).
 expect_counter() {
-	local d
-	d=$(counter_delta "$1" "$2")
-	[ "$d" "$3" "$4" ] || t_fail "$1 $2 grew by $d, expected $3 $4"
-	t_log "$1 $2 +$d ($3 $4)"
+	counter_delta "$1" "$2"
+	[ "$DELTA" "$3" "$4" ] || t_fail "$1 $2 grew by $DELTA, expected $3 $4"
+	t_log "$1 $2 +$DELTA ($3 $4)"
 }

@@ -44,6 +44,8 @@ t_wait_for() {
 # t_counter DEV NAME: hardware counter NAME of port 1 of RDMA device DEV.
 t_counter() {
 	local f=/sys/class/infiniband/$1/ports/1/hw_counters/$2
+	local v
 	[ -r "$f" ] || t_fail "$1 has no hw counter $2"
-	cat "$f"
+	read -r v < "$f"
+	echo "$v"
 }

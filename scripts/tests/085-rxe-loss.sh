@@ -106,14 +106,22 @@ loss_way() {
 # rcvd_all LOST: rxe1 has received all rxe0 sent since counters_mark but
 # LOST packets (the last ones may still sit in the veth's backlog).
 rcvd_all() {
-	[ "$(counter_delta rxe1 rcvd_pkts)" -eq $(($(counter_delta rxe0 sent_pkts) - $1)) ]
+	local sent
+	counter_delta rxe0 sent_pkts
+	sent=$DELTA
+	counter_delta rxe1 rcvd_pkts
+	[ "$DELTA" -eq $((sent - $1)) ]
 }
 
 # expect_rcvd_all: rcvd_all, within a second.
 expect_rcvd_all() {
-	t_wait_for 1 rcvd_all "$LOST" ||
-		t_fail "rxe0 sent $(counter_delta rxe0 sent_pkts), $LOST dropped, rxe1 received $(counter_delta rxe1 rcvd_pkts)"
-	t_log "rxe0 sent $(counter_delta rxe0 sent_pkts), $LOST dropped, rxe1 received the rest"
+	local ok=0 sent
+	t_wait_for 1 rcvd_all "$LOST" && ok=1
+	counter_delta rxe0 sent_pkts
+	sent=$DELTA
+	counter_delta rxe1 rcvd_pkts
+	[ $ok = 1 ] || t_fail "rxe0 sent $sent, $LOST dropped, rxe1 received $DELTA"
+	t_log "rxe0 sent $sent, $LOST dropped, rxe1 received the rest"
 }
 
 test_setup() {
@@ -200,8 +208,10 @@ case_uc() {
 	loss_off a
 	[ "$LOST" -ge 1 ] || t_fail "nothing was dropped"
 	expect_rcvd_all
-	rcvd=$(counter_delta rxe1 rcvd_pkts)
-	done=$(counter_delta rxe1 rdma_recvs)
+	counter_delta rxe1 rcvd_pkts
+	rcvd=$DELTA
+	counter_delta rxe1 rdma_recvs
+	done=$DELTA
 	[ "$done" -lt "$rcvd" ] || t_fail "rxe1 processed $done of $rcvd packets: nothing was dropped as part of a lost message"
 	t_log "rxe1 processed $done of $rcvd packets received"
 	expect_counter rxe1 out_of_seq_request -eq 0

@@ -76,8 +76,10 @@ int kperf_srq_create(struct kperf_run *run)
 	return 0;
 }
 
-/* Message @i of the limit check, on connection i % qps: its receive must
- * come from the SRQ and complete on that connection's QP. */
+/*
+ * Message @i of the limit check, on connection i % qps: its receive must
+ * come from the SRQ and complete on that connection's QP.
+ */
 static int kperf_srq_take(struct kperf_run *run, u32 i)
 {
 	unsigned int qpi = i % run->p.qps;
