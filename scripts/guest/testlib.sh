@@ -40,3 +40,12 @@ t_wait_for() {
 	done
 	return 1
 }
+
+# t_counter DEV NAME: hardware counter NAME of port 1 of RDMA device DEV.
+t_counter() {
+	local f=/sys/class/infiniband/$1/ports/1/hw_counters/$2
+	local v
+	[ -r "$f" ] || t_fail "$1 has no hw counter $2"
+	read -r v < "$f"
+	echo "$v"
+}

@@ -11,17 +11,11 @@
 # The whole size list runs on the two-device setup; the device talking to
 # itself and the debug kernel (KASAN, lockdep, under TCG) get shorter ones.
 TEST_TIMEOUT=600
+# the debug guest (KASAN, lockdep, TCG): about 4.5 s per command when
+# the host is busy, some 240 commands
+[ "${RDMAOOT_KIND:-stock}" = debug ] && TEST_TIMEOUT=1500
 
-NS=kperfns
-VA=kpveth0
-VB=kpveth1
-IPA=10.77.0.1
-IPB=10.77.0.2
-# Their IPv4-mapped GIDs, as sysfs prints them.
-GIDA=0000:0000:0000:0000:0000:ffff:0a4d:0001
-GIDB=0000:0000:0000:0000:0000:ffff:0a4d:0002
-IB_CLASS=/sys/class/infiniband
-KPERF="$RDMAOOT_TOP/scripts/kperf"
+. "$RDMAOOT_TOP/scripts/guest/rxe-pair.sh"
 BG_OUT=/tmp/kperf-bg.out
 
 ALL_SIZES="0 1 4095 4096 65536 1M 4M"
@@ -60,71 +54,7 @@ sizes_for() {
 	fi
 }
 
-# kp ARGS...: run a kperf command that must pass; output in $OUT.
-kp() {
-	echo "+ kperf $*"
-	OUT=$("$KPERF" "$@" 2>&1)
-	local rc=$?
-	printf '%s\n' "$OUT"
-	[ $rc -eq 0 ] || t_fail "kperf $* failed: $(printf '%s\n' "$OUT" | grep -o 'reason=.*' | head -1)"
-}
-
-# kp_refused ARGS...: a command that must fail (bad command, or a failure
-# the module cannot turn into success).
-kp_refused() {
-	echo "+ kperf --expect-fail $*"
-	OUT=$("$KPERF" --expect-fail "$@" 2>&1)
-	local rc=$?
-	printf '%s\n' "$OUT"
-	[ $rc -eq 0 ] || t_fail "kperf $* was not refused"
-}
-
-# expect_out PATTERN WHAT: $OUT matches the extended regex PATTERN.
-expect_out() {
-	printf '%s\n' "$OUT" | grep -Eq -- "$1" || t_fail "$2: no '$1' in: $OUT"
-	t_log "$2: ok"
-}
-
-# pair_args PAIR: "dev=rxe0,peer=rxe1" -> "dev=rxe0 peer=rxe1"
-pair_args() { echo "${1//,/ }"; }
-
-# has_v2_gid IBDEV GID: port 1 of IBDEV has GID as a RoCE v2 GID.
-has_v2_gid() {
-	local d=$IB_CLASS/$1/ports/1 f i
-	for f in "$d"/gids/*; do
-		i=${f##*/}
-		[ "$(cat "$f" 2>/dev/null)" = "$2" ] || continue
-		[ "$(cat "$d/gid_attrs/types/$i" 2>/dev/null)" = "RoCE v2" ] && return 0
-	done
-	return 1
-}
-
-ibdev_gone() { [ ! -e "$IB_CLASS/$1" ]; }
-
-nsx() { ip netns exec "$NS" "$@"; }
-
-test_setup() {
-	command -v rdma >/dev/null || t_skip "the rdma tool (iproute2) is not installed"
-	command -v ip >/dev/null || t_skip "the ip tool (iproute2) is not installed"
-	t_mod_path rdma_rxe >/dev/null || t_skip "rdma_rxe is not built"
-	t_run modprobe rdma_rxe
-	t_run modprobe ib_kperf
-	[ -e /sys/kernel/debug/ib_kperf/run ] || t_fail "ib_kperf made no debugfs file"
-	t_run ip netns add "$NS"
-	t_run ip link add "$VA" type veth peer name "$VB"
-	t_run ip link set "$VB" netns "$NS"
-	t_run ip addr add "$IPA/24" dev "$VA"
-	t_run nsx ip addr add "$IPB/24" dev "$VB"
-	t_run ip link set "$VA" up
-	t_run nsx ip link set "$VB" up
-	t_run nsx ip link set lo up
-	t_run rdma link add rxe0 type rxe netdev "$VA"
-	# The net device lives in $NS: the link is added from there.
-	t_run nsx rdma link add rxe1 type rxe netdev "$VB"
-	t_wait_for 10 has_v2_gid rxe0 "$GIDA" || t_fail "rxe0 has no RoCE v2 GID for $IPA"
-	t_wait_for 10 has_v2_gid rxe1 "$GIDB" || t_fail "rxe1 has no RoCE v2 GID for $IPB"
-	t_log "rxe0 ($VA, $IPA) and rxe1 ($VB in $NS, $IPB) are up"
-}
+test_setup() { rxe_pair_setup; }
 
 # The operation matrix of one pair at the default path MTU (1024 on a
 # 1500-byte net device).
@@ -188,19 +118,55 @@ run_inline() {
 	kp $pair qp=ud op=send inline=1 size=64 iters=3
 }
 
+# pair_devs PAIR: the initiator and the target device of PAIR in $DEV and
+# $PEER (the same device when it talks to itself).
+pair_devs() {
+	DEV=${1%%,*}
+	DEV=${DEV#dev=}
+	PEER=$DEV
+	case $1 in *,peer=*) PEER=${1##*,peer=} ;; esac
+}
+
+# A NAK for a bad rkey is neither a loss nor an RNR: the requester's and
+# the responder's sequence, retry and RNR counters stay put.
+expect_no_retry_counters() {
+	expect_counter "$DEV" rcvd_seq_err -eq 0
+	expect_counter "$DEV" completer_retry_err -eq 0
+	expect_counter "$DEV" retry_exceeded_err -eq 0
+	expect_counter "$DEV" rcvd_rnr_err -eq 0
+	expect_counter "$PEER" duplicate_request -eq 0
+	expect_counter "$PEER" out_of_seq_request -eq 0
+	expect_counter "$PEER" send_rnr_err -eq 0
+}
+
+# An RNR NAK with rnr_retry 0: counted on both sides, and it exhausts
+# the requester's RNR retries at once.
+expect_rnr_counters() {
+	expect_counter "$PEER" send_rnr_err -ge 1
+	expect_counter "$DEV" rcvd_rnr_err -ge 1
+	expect_counter "$DEV" retry_rnr_exceeded_err -eq 1
+	expect_counter "$DEV" retry_exceeded_err -eq 0
+}
+
 run_faults() {
 	local pair op
 	pair=$(pair_args "$1")
+	pair_devs "$1"
 	for op in write read cas; do
+		counters_mark "$DEV" "$PEER"
 		kp $pair qp=rc op=$op fault=bad_rkey size=8
 		expect_out 'wc=REM_ACCESS_ERR .*status=ok' "bad rkey on $op: REM_ACCESS_ERR"
+		expect_counter "$PEER" rcvd_pkts -ge 1
+		expect_no_retry_counters
 	done
 	kp $pair qp=rc op=write fault=bad_rkey expect=REM_ACCESS_ERR
 	kp_refused $pair qp=rc op=write fault=bad_rkey expect=WR_FLUSH_ERR
 	expect_out 'status=fail' "a wrong expect= fails"
 	for op in send write_imm; do
+		counters_mark "$DEV" "$PEER"
 		kp $pair qp=rc op=$op fault=no_recv
 		expect_out 'wc=RNR_RETRY_EXC_ERR .*status=ok' "no receive on $op: RNR retries exceeded"
+		expect_rnr_counters
 	done
 	kp $pair qp=rc op=send fault=qp_err depth=8
 	expect_out 'msgs=16 .*wc=WR_FLUSH_ERR .*status=ok' "RC: 8 sends and 8 receives flushed"
@@ -208,6 +174,41 @@ run_faults() {
 	expect_out 'msgs=8 .*wc=WR_FLUSH_ERR' "UC: 8 receives flushed"
 	kp $pair qp=ud op=send fault=qp_err depth=8
 	expect_out 'msgs=8 .*wc=WR_FLUSH_ERR' "UD: 8 receives flushed"
+}
+
+# Shared receive queues: the limit event, QPs sharing one SRQ on every
+# transport, bw, and RNR when the SRQ is empty.
+# (The debug kernel runs the first and the last two.)
+run_srq() {
+	local pair
+	pair=$(pair_args "$1")
+	kp $pair qp=rc op=send srq=1 iters=4
+	expect_out '^info srq_limit=2 srq_limit_event=1 srq_qps=1$' "SRQ limit event"
+	if [ "${RDMAOOT_KIND:-stock}" != debug ]; then
+		kp $pair qp=rc op=write_imm srq=1 qps=2 size=65536 iters=4
+		kp $pair qp=uc op=send_imm srq=1 qps=2 iters=4
+		kp $pair qp=ud op=send srq=1 qps=2 iters=4
+		kp mode=bw $pair qp=rc op=send srq=1 qps=2 depth=8 iters=$BW_ITERS
+	fi
+	kp $pair qp=rc op=send srq=1 qps=3 iters=6
+	expect_out 'srq_limit_event=1 srq_qps=3' "three RC QPs share the SRQ"
+	kp $pair qp=rc op=send srq=1 fault=no_recv
+	expect_out 'wc=RNR_RETRY_EXC_ERR .*status=ok' "an empty SRQ: RNR retries exceeded"
+}
+
+# Multicast: every QP attached to the group gets each UD send, verified.
+# (The debug kernel runs the last two.)
+run_mcast() {
+	local pair
+	pair=$(pair_args "$1")
+	if [ "${RDMAOOT_KIND:-stock}" != debug ]; then
+		kp $pair qp=ud op=send mcast=1 size=256 iters=3
+		expect_out '^info mcast_gid=::ffff:239\.77\.1\.1 members=1$' "multicast group"
+	fi
+	kp $pair qp=ud op=send_imm mcast=1 qps=3 size=1024 iters=4
+	expect_out 'members=3' "three QPs in the group"
+	kp $pair qp=ud op=send mcast=1 qps=2 ip=6 size=512 iters=3
+	expect_out '^info mcast_gid=ff0e::4d:101 members=2$' "IPv6 multicast group"
 }
 
 run_perf() {
@@ -270,6 +271,11 @@ run_bad_commands() {
 	expect_out "no RDMA device 'nosuchdev'" "an unknown device"
 	kp_refused dev=rxe0 op=send_inv mr=dma
 	kp_refused dev=rxe0 mode=bw depth=4 sig=8
+	kp_refused dev=rxe0 op=write srq=1
+	kp_refused dev=rxe0 op=send srq=1 fault=qp_err
+	kp_refused dev=rxe0 op=send srq=1 mr=frwr
+	kp_refused dev=rxe0 qp=rc mcast=1
+	kp_refused dev=rxe0 qp=ud mcast=1 mode=bw
 }
 
 # bg_bw DEV...: start a long bw command in the background ($BG_PID).
@@ -318,6 +324,8 @@ test_run() {
 		run_frwr "$pair"
 		run_inline "$pair"
 		run_faults "$pair"
+		run_srq "$pair"
+		run_mcast "$pair"
 		run_perf "$pair"
 	done
 	run_mtus
@@ -327,12 +335,5 @@ test_run() {
 
 test_cleanup() {
 	kill "$BG_PID" 2>/dev/null
-	rdma link delete rxe1 2>/dev/null
-	rdma link delete rxe0 2>/dev/null
-	ip link del "$VA" 2>/dev/null
-	ip netns del "$NS" 2>/dev/null
-	rmmod ib_kperf 2>/dev/null
-	modprobe -r rdma_rxe 2>/dev/null
-	modprobe -r ib_core 2>/dev/null
-	true
+	rxe_pair_cleanup
 }

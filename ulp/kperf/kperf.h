@@ -17,6 +17,7 @@
 #define KPERF_MAX_LAT_ITERS	1000000
 #define KPERF_UD_GRH		40	/* a UD receive starts with the GRH */
 #define KPERF_UD_QKEY		0x1111beefU
+#define KPERF_MCAST_QPN		0xffffffU	/* UD: to the group of the AH */
 #define KPERF_OUT_SIZE		PAGE_SIZE
 #define KPERF_STASH		32	/* WCs kept aside while waiting for one */
 
@@ -78,6 +79,7 @@ struct kperf_params {
 	bool mr_given, inline_data;
 	int expect;
 	enum kperf_fault fault;
+	bool srq, mcast;	/* kperf_srq.c, kperf_mcast.c */
 };
 
 struct kperf_dev;
@@ -139,6 +141,8 @@ struct kperf_conn {
  * @pd: protection domain of everything below
  * @cq: the one CQ of all QPs of this side (polled directly)
  * @stash: completions polled while another one was awaited, @nstash many
+ * @srq: srq=1, the target side: the receive queue its QPs share
+ * @srq_limit_hit: IB_EVENT_SRQ_LIMIT_REACHED arrived for @srq
  */
 struct kperf_side {
 	struct kperf_dev *kdev;
@@ -152,6 +156,8 @@ struct kperf_side {
 	struct ib_cq *cq;
 	struct ib_wc stash[KPERF_STASH];
 	unsigned int nstash;
+	struct ib_srq *srq;
+	bool srq_limit_hit;
 };
 
 /**
@@ -178,6 +184,8 @@ struct kperf_result {
  * @last_progress: when a completion or datum last arrived (timeouts)
  * @t0: when the measurement started; @cpu0: the writer's CPU time then
  * @reason: why the command failed, for the result line
+ * @mcast_joined: mcast=1: the target's net device joined the group
+ * @mcast_attached: mcast=1: targets (conns[0..n-1].end[1]) in the group
  */
 struct kperf_run {
 	struct kperf_params p;
@@ -190,6 +198,8 @@ struct kperf_run {
 	ktime_t t0;
 	u64 cpu0;
 	char reason[160];
+	bool mcast_joined;
+	unsigned int mcast_attached;
 };
 
 /* kperf_cmd.c */
@@ -269,6 +279,17 @@ int kperf_fault_run(struct kperf_run *run);
 
 /* kperf_memcpy.c: mode=memcpy, no device */
 int kperf_memcpy_run(const struct kperf_params *p, struct seq_buf *out);
+
+/* kperf_srq.c: srq=1, the targets' QPs share one SRQ */
+const char *kperf_srq_check(const struct kperf_params *p);
+int kperf_srq_create(struct kperf_run *run);
+int kperf_srq_limit(struct kperf_run *run);
+
+/* kperf_mcast.c: mcast=1, UD sends to a group of the targets' QPs */
+const char *kperf_mcast_check(const struct kperf_params *p);
+int kperf_mcast_attach(struct kperf_run *run);
+void kperf_mcast_detach(struct kperf_run *run);
+int kperf_mcast_round(struct kperf_run *run, u32 round);
 
 /* kperf_out.c */
 void kperf_out_result(struct kperf_run *run, int err);

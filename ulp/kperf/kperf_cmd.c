@@ -269,6 +269,16 @@ static int kperf_key_ip(struct kperf_params *p, const char *v)
 	return -EINVAL;
 }
 
+static int kperf_key_srq(struct kperf_params *p, const char *v)
+{
+	return kstrtobool(v, &p->srq);
+}
+
+static int kperf_key_mcast(struct kperf_params *p, const char *v)
+{
+	return kstrtobool(v, &p->mcast);
+}
+
 static int kperf_key_timeout(struct kperf_params *p, const char *v)
 {
 	return kstrtou32(v, 0, &p->timeout_ms) || !p->timeout_ms ? -EINVAL : 0;
@@ -287,6 +297,7 @@ static const struct {
 	{ "mr", kperf_key_mr }, { "inline", kperf_key_inline },
 	{ "expect", kperf_key_expect }, { "fault", kperf_key_fault },
 	{ "timeout_ms", kperf_key_timeout }, { "ip", kperf_key_ip },
+	{ "srq", kperf_key_srq }, { "mcast", kperf_key_mcast },
 };
 
 /* Applies one key=value token; says what is wrong with it in @why. */
@@ -396,7 +407,8 @@ static const char *kperf_cmd_check(const struct kperf_params *p)
 		return "mode=lat op=write needs size >= 1";
 	if (p->mode == KPERF_LAT && p->iters > KPERF_MAX_LAT_ITERS)
 		return "mode=lat allows at most 1000000 iters";
-	return kperf_cmd_check_fault(p);
+	return kperf_cmd_check_fault(p) ?: kperf_srq_check(p) ?:
+	       kperf_mcast_check(p);
 }
 
 /**

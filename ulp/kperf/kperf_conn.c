@@ -21,6 +21,7 @@ static int kperf_conn_qp_create(struct kperf_run *run, struct kperf_side *s,
 		.qp_type = p->qp_type,
 		.send_cq = s->cq,
 		.recv_cq = s->cq,
+		.srq = s->srq,		/* srq=1, the target side */
 		.sq_sig_type = IB_SIGNAL_REQ_WR,
 		.cap = {
 			.max_send_wr = p->depth + 4,

@@ -113,6 +113,9 @@ static int kperf_ping_check_recv(struct kperf_run *run, struct kperf_conn *c,
 	     wc->ex.invalidate_rkey != c->end[1].buf.rkey))
 		return kperf_run_fail(run, -EBADMSG, "round %u: invalidated rkey missing or wrong",
 				      round);
+	if (wc->qp != c->end[1].qp)	/* srq=1: not any QP of the SRQ */
+		return kperf_run_fail(run, -EBADMSG, "round %u: received on QP %#x, expected %#x",
+				      round, wc->qp->qp_num, c->end[1].qp->qp_num);
 	if (run->p.qp_type == IB_QPT_UD &&
 	    wc->src_qp != c->end[0].qp->qp_num)
 		return kperf_run_fail(run, -EBADMSG, "round %u: UD source QP %#x, expected %#x",
@@ -221,7 +224,8 @@ int kperf_ping_run(struct kperf_run *run)
 	for (round = 0; round < run->p.iters && !ret; round++) {
 		ret = kperf_run_check(run);
 		if (!ret)
-			ret = kperf_ping_round(run, round);
+			ret = run->p.mcast ? kperf_mcast_round(run, round) :
+					     kperf_ping_round(run, round);
 	}
 	kperf_run_clock_stop(run);
 	return ret;

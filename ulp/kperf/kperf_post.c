@@ -74,7 +74,8 @@ static void kperf_post_target(struct kperf_run *run, union kperf_wr *u,
 
 	if (run->p.qp_type == IB_QPT_UD) {
 		u->ud.ah = src->ah;
-		u->ud.remote_qpn = dst->qp->qp_num;
+		u->ud.remote_qpn = run->p.mcast ? KPERF_MCAST_QPN :
+				   dst->qp->qp_num;
 		u->ud.remote_qkey = KPERF_UD_QKEY;
 	} else if (op->atomic) {
 		u->atomic.remote_addr = dst->buf.addr;
@@ -165,5 +166,7 @@ int kperf_post_recv(struct kperf_run *run, struct kperf_end *e, u64 wr_id)
 		.wr_id = wr_id, .sg_list = &sge, .num_sge = 1,
 	};
 
+	if (e->qp->srq)		/* srq=1: shared by the side's QPs */
+		return ib_post_srq_recv(e->qp->srq, &wr, NULL);
 	return ib_post_recv(e->qp, &wr, NULL);
 }

@@ -137,6 +137,8 @@ static int kperf_run_setup(struct kperf_run *run)
 	if (ret)
 		return ret;
 	ret = kperf_run_mtu(run);
+	if (!ret && run->p.srq)
+		ret = kperf_srq_create(run);
 	if (ret)
 		return ret;
 	return kperf_conn_create_all(run);
@@ -145,6 +147,7 @@ static int kperf_run_setup(struct kperf_run *run)
 /* Undoes whatever part of kperf_run_setup() was done. */
 static void kperf_run_teardown(struct kperf_run *run)
 {
+	kperf_mcast_detach(run);
 	kperf_conn_destroy_all(run);
 	kperf_side_close(&run->side[1]);
 	kperf_side_close(&run->side[0]);
@@ -155,6 +158,22 @@ static int (*const kperf_modes[])(struct kperf_run *run) = {
 	[KPERF_BW] = kperf_bw_run,
 	[KPERF_LAT] = kperf_lat_run,
 };
+
+/* The SRQ limit check and the group join (srq=1, mcast=1), then the mode. */
+static int kperf_run_body(struct kperf_run *run)
+{
+	int ret = 0;
+
+	if (run->p.srq)
+		ret = kperf_srq_limit(run);
+	if (!ret && run->p.mcast)
+		ret = kperf_mcast_attach(run);
+	if (ret)
+		return ret;
+	if (run->p.fault != KPERF_FAULT_NONE)
+		return kperf_fault_run(run);
+	return kperf_modes[run->p.mode](run);
+}
 
 /* Turns a failure the command asked for (expect=) into success. */
 static int kperf_run_expect(struct kperf_run *run, int ret)
@@ -219,10 +238,7 @@ int kperf_run_command(struct kperf_params *p, struct seq_buf *out)
 	if (!ret) {
 		kperf_out_info(run);
 		kperf_run_progress(run);
-		if (p->fault != KPERF_FAULT_NONE)
-			ret = kperf_fault_run(run);
-		else
-			ret = kperf_modes[p->mode](run);
+		ret = kperf_run_body(run);
 		ret = kperf_run_gone(run, kperf_run_expect(run, ret));
 	}
 	kperf_run_teardown(run);

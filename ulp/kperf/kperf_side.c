@@ -166,6 +166,8 @@ int kperf_side_open(struct kperf_run *run, struct kperf_side *s,
  */
 void kperf_side_close(struct kperf_side *s)
 {
+	if (s->srq)
+		ib_destroy_srq(s->srq);
 	if (s->cq)
 		ib_free_cq(s->cq);
 	if (s->pd)
