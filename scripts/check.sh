@@ -109,7 +109,7 @@ done
 
 gargs=()
 for kind in "${guests[@]}"; do
-	case $kind in stock) tmo=900 ;; debug) tmo=1800 ;; esac
+	case $kind in stock) tmo=1200 ;; debug) tmo=3000 ;; esac
 	"$RDMAOOT_TOP/scripts/qemu-run.sh" "$kind" "$BUILD/$kind/modroot" "$BUILD/out-$kind" check "$tmo"
 	gargs+=(--guest "$kind:$BUILD/out-$kind")
 done

@@ -21,6 +21,8 @@
 # Drops are every N-th matching packet (gact "random determ", needs
 # CONFIG_GACT_PROB) or, without it, netem's random loss of 1/N of them.
 TEST_TIMEOUT=420
+# KASAN under TCG on a shared host: about 4 minutes, twice that when busy.
+[ "${RDMAOOT_KIND:-stock}" = debug ] && TEST_TIMEOUT=900
 
 . "$RDMAOOT_TOP/scripts/guest/rxe-pair.sh"
 
