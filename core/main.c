@@ -9,10 +9,9 @@
 #include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
 
-#include "addr_priv.h"
-#include "cache_priv.h"
-#include "core_priv.h"
-#include "netlink_priv.h"
+#include "roce/roce.h"
+#include "device/device.h"
+#include "netlink/netlink.h"
 
 /* General deferred work of the core and its users (event dispatch, ...). */
 struct workqueue_struct *ib_wq;
@@ -27,7 +26,7 @@ struct workqueue_struct *ib_unreg_wq;
 union ib_gid zgid;
 EXPORT_SYMBOL(zgid);
 
-/* ---- Workqueues ----------------------------------------------------------- */
+/* ---- Workqueues ---------------------------------------------------------- */
 
 static int ib_core_wq_init(void)
 {
@@ -71,7 +70,7 @@ static void ib_core_wq_exit(void)
 	destroy_workqueue(ib_wq);
 }
 
-/* ---- Module init and exit ------------------------------------------------- */
+/* ---- Module init and exit ------------------------------------------------ */
 
 /**
  * struct ib_core_part - one piece of ib_core that is set up at load time

@@ -47,7 +47,7 @@ kdir_of() {
 # silently never be counted.
 check_manifest() {
 	local f m bad=0
-	for f in kunit/*_test.c; do
+	for f in kunit/*/*_test.c; do
 		m=$(basename "$f" .c)
 		grep -q "^$m " kunit/SUITES || { echo "error: $f is not listed in kunit/SUITES"; bad=1; }
 	done

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
 """gen-rxe-vectors.py - turn the recorded upstream soft-RoCE captures into
-kunit/rxe_vectors.h, the known-answer packets of the rxe_icrc KUnit suite.
+kunit/rxe/rxe_vectors.h, the known-answer packets of the rxe_icrc KUnit suite.
 
 Every RoCEv2 packet of every pcap in the vector directory becomes one entry:
 its bytes from the IP header to the ICRC and the fields this script's own

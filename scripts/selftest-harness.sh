@@ -51,7 +51,7 @@ run_case() {
 }
 
 run_case kunit-expectation debug 'kunit/rate_test' \
-	'sed -i "0,/KUNIT_EXPECT_EQ(test,/s//KUNIT_EXPECT_NE(test,/" kunit/rate_test.c' \
+	'sed -i "0,/KUNIT_EXPECT_EQ(test,/s//KUNIT_EXPECT_NE(test,/" kunit/verbs/rate_test.c' \
 	'^FAIL debug/kunit/ib_core_rate/'
 
 run_case warn-in-init 'stock debug' 'tests/010-*' \
@@ -60,7 +60,7 @@ run_case warn-in-init 'stock debug' 'tests/010-*' \
 	'^FAIL debug/guest \(did not finish: stopped in tests/010-ib_core-load'
 
 run_case kernel-rdma-header stock 'none' \
-	'echo "#include <rdma/rdmavt_mr.h>" >> core/rate.c' \
+	'echo "#include <rdma/rdmavt_mr.h>" >> core/verbs/rate.c' \
 	'^FAIL build/stock .*target-kernel headers'
 
 echo "$pass passed, $fail failed"
