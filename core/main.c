@@ -11,6 +11,7 @@
 
 #include "roce/roce.h"
 #include "device/device.h"
+#include "mad/mad.h"
 #include "netlink/netlink.h"
 
 /* General deferred work of the core and its users (event dispatch, ...). */
@@ -92,6 +93,7 @@ static const struct ib_core_part ib_core_parts[] = {
 	{ "nldev client",	nldev_init,		  nldev_exit },
 	{ "RoCE GID management", roce_gid_mgmt_init, roce_gid_mgmt_cleanup },
 	{ "address resolver",	addr_init,		  addr_cleanup },
+	{ "MAD services",	ib_mad_init,		  ib_mad_cleanup },
 };
 
 static void ib_core_parts_exit(unsigned int count)

@@ -100,6 +100,11 @@ static int mock_get_port_immutable(struct ib_device *ibdev, u32 port,
 	immutable->core_cap_flags = port == mdev->cfg.roce_port ?
 				    RDMA_CORE_PORT_IBA_ROCE :
 				    RDMA_CORE_PORT_IBA_IB;
+	if (!mdev->cfg.mad) {
+		immutable->core_cap_flags &= ~(RDMA_CORE_CAP_IB_MAD |
+					       RDMA_CORE_CAP_IB_SMI);
+		return 0;
+	}
 	immutable->max_mad_size = IB_MGMT_MAD_SIZE;
 	return 0;
 }

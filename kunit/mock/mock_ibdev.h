@@ -29,6 +29,10 @@ struct mock_ibdev;
  * @priv: for the test's callbacks
  * @roce_port: this port is RoCE (Ethernet link layer); 0 for none
  * @driver_drain: give the device drain_sq/drain_rq ops of its own
+ * @mad: the ports speak MADs, so the MAD layer opens its special QPs on
+ *	 them (QP0 and QP1 on InfiniBand ports, QP1 on the RoCE port);
+ *	 without it the ports have no MAD capability and the suites see
+ *	 only the objects they create themselves
  */
 struct mock_ibdev_cfg {
 	u32 nports;
@@ -39,6 +43,7 @@ struct mock_ibdev_cfg {
 	void *priv;
 	u32 roce_port;
 	bool driver_drain;
+	bool mad;
 };
 
 /*

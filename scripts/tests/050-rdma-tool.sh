@@ -52,11 +52,19 @@ test_run() {
 		t_fail "unprivileged rename failed without a permission error: $OUT"
 	[ -e /sys/class/infiniband/ibtest0 ] || t_fail "unprivileged rename changed the name"
 
-	# rdma res: with the test ULP on the device, its PD, CQ and QP are
-	# counted and listed with the ULP as owner
+	# rdma res: the MAD layer's own objects on the one InfiniBand port
+	# (a PD, a CQ, QP0 and QP1), listed with ib_core as owner
+	t_rdma_ok res
+	t_expect '^[0-9]+: ibtest0: pd 1 cq 1 qp 2 cm_id 0 mr 0 ' "rdma res counts the MAD layer's PD, CQ, QP0 and QP1"
+	t_rdma_ok res show qp link ibtest0
+	t_expect 'lqpn 0 .*type SMI .*comm \[?ib_core' "QP0 is listed, owned by ib_core"
+	t_expect 'lqpn 1 .*type GSI .*comm \[?ib_core' "QP1 is listed, owned by ib_core"
+
+	# with the test ULP on the device, its PD, CQ and QP are counted too
+	# and listed with the ULP as owner
 	t_run modprobe ib_testclient
 	t_rdma_ok res
-	t_expect '^[0-9]+: ibtest0: pd 1 cq 1 qp 1 cm_id 0 mr 0 ' "rdma res counts the ULP's PD, CQ and QP"
+	t_expect '^[0-9]+: ibtest0: pd 2 cq 2 qp 3 cm_id 0 mr 0 ' "rdma res counts the ULP's PD, CQ and QP"
 	t_rdma_ok res show pd dev ibtest0
 	t_expect 'ib_testclient' "the PD's owner is the ULP"
 	t_rdma_ok res show cq dev ibtest0
@@ -66,7 +74,7 @@ test_run() {
 	t_rdma_ok res show mr dev ibtest0
 	t_run rmmod ib_testclient
 	t_rdma_ok res
-	t_expect '^[0-9]+: ibtest0: pd 0 cq 0 qp 0 ' "the ULP's objects are gone from rdma res"
+	t_expect '^[0-9]+: ibtest0: pd 1 cq 1 qp 2 ' "the ULP's objects are gone from rdma res"
 
 	# rdma stat show: the three hardware counters of port 1
 	t_rdma_ok stat show link ibtest0/1

@@ -21,7 +21,11 @@
 #define KPERF_OUT_SIZE		PAGE_SIZE
 #define KPERF_STASH		32	/* WCs kept aside while waiting for one */
 
-enum kperf_mode { KPERF_PING, KPERF_BW, KPERF_LAT, KPERF_MEMCPY };
+enum kperf_mode { KPERF_PING, KPERF_BW, KPERF_LAT, KPERF_MEMCPY, KPERF_MAD };
+
+/* What mode=mad does with its requests (kperf_mad.c). */
+enum kperf_mad_case { KPERF_MAD_ECHO, KPERF_MAD_UNMATCHED, KPERF_MAD_TIMEOUT,
+		      KPERF_MAD_CANCEL };
 
 enum kperf_op {
 	KPERF_OP_SEND, KPERF_OP_SEND_IMM, KPERF_OP_SEND_INV, KPERF_OP_WRITE,
@@ -80,6 +84,8 @@ struct kperf_params {
 	int expect;
 	enum kperf_fault fault;
 	bool srq, mcast;	/* kperf_srq.c, kperf_mcast.c */
+	enum kperf_mad_case mad;	/* mode=mad: kperf_mad.c */
+	u32 mad_resp_ms, mad_retries;
 };
 
 struct kperf_dev;
@@ -234,6 +240,8 @@ int kperf_side_open(struct kperf_run *run, struct kperf_side *s,
 void kperf_side_close(struct kperf_side *s);
 
 /* kperf_conn.c */
+void kperf_conn_av(struct rdma_ah_attr *ah, struct kperf_side *s,
+		   struct kperf_side *peer);
 int kperf_conn_create_all(struct kperf_run *run);
 void kperf_conn_destroy_all(struct kperf_run *run);
 int kperf_conn_to_err(struct kperf_run *run, struct kperf_end *e);
@@ -276,6 +284,10 @@ int kperf_ping_run(struct kperf_run *run);
 int kperf_bw_run(struct kperf_run *run);
 int kperf_lat_run(struct kperf_run *run);
 int kperf_fault_run(struct kperf_run *run);
+
+/* kperf_mad.c: mode=mad, MADs between the QP1s of dev and peer */
+int kperf_mad_run(struct kperf_run *run);
+const char *kperf_mad_check(const struct kperf_params *p);
 
 /* kperf_memcpy.c: mode=memcpy, no device */
 int kperf_memcpy_run(const struct kperf_params *p, struct seq_buf *out);

@@ -54,7 +54,12 @@ static const char *const kperf_wc_names[] = {
 
 static const char *const kperf_mode_names[] = {
 	[KPERF_PING] = "ping", [KPERF_BW] = "bw", [KPERF_LAT] = "lat",
-	[KPERF_MEMCPY] = "memcpy",
+	[KPERF_MEMCPY] = "memcpy", [KPERF_MAD] = "mad",
+};
+
+static const char *const kperf_mad_names[] = {
+	[KPERF_MAD_ECHO] = "echo", [KPERF_MAD_UNMATCHED] = "unmatched",
+	[KPERF_MAD_TIMEOUT] = "timeout", [KPERF_MAD_CANCEL] = "cancel",
 };
 
 static const char *const kperf_fault_names[] = {
@@ -279,6 +284,26 @@ static int kperf_key_mcast(struct kperf_params *p, const char *v)
 	return kstrtobool(v, &p->mcast);
 }
 
+static int kperf_key_mad(struct kperf_params *p, const char *v)
+{
+	int i = kperf_lookup(kperf_mad_names, ARRAY_SIZE(kperf_mad_names), v);
+
+	p->mad = i;
+	return i < 0 ? -EINVAL : 0;
+}
+
+static int kperf_key_resp_ms(struct kperf_params *p, const char *v)
+{
+	return kstrtou32(v, 0, &p->mad_resp_ms) || !p->mad_resp_ms ||
+	       p->mad_resp_ms > 60000 ? -EINVAL : 0;
+}
+
+static int kperf_key_retries(struct kperf_params *p, const char *v)
+{
+	return kstrtou32(v, 0, &p->mad_retries) || p->mad_retries > 100 ?
+	       -EINVAL : 0;
+}
+
 static int kperf_key_timeout(struct kperf_params *p, const char *v)
 {
 	return kstrtou32(v, 0, &p->timeout_ms) || !p->timeout_ms ? -EINVAL : 0;
@@ -298,6 +323,8 @@ static const struct {
 	{ "expect", kperf_key_expect }, { "fault", kperf_key_fault },
 	{ "timeout_ms", kperf_key_timeout }, { "ip", kperf_key_ip },
 	{ "srq", kperf_key_srq }, { "mcast", kperf_key_mcast },
+	{ "mad", kperf_key_mad }, { "resp_ms", kperf_key_resp_ms },
+	{ "retries", kperf_key_retries },
 };
 
 /* Applies one key=value token; says what is wrong with it in @why. */
@@ -337,6 +364,8 @@ static void kperf_cmd_defaults(struct kperf_params *p)
 	p->ip_family = 4;
 	p->expect = -1;
 	p->timeout_ms = 5000;
+	p->mad_resp_ms = 1000;
+	p->mad_retries = 3;
 }
 
 /* Defaults that depend on other keys. */
@@ -384,6 +413,8 @@ static const char *kperf_cmd_check(const struct kperf_params *p)
 		return NULL;
 	if (!p->dev[0])
 		return "dev= is required";
+	if (p->mode == KPERF_MAD)	/* QP1s only; no op, qp or buffers */
+		return kperf_mad_check(p);
 	if (!(op->qp_types & BIT(p->qp_type)))
 		return "op not allowed on this qp type";
 	if (op->atomic && p->size != 8)

@@ -49,9 +49,14 @@ static int kperf_conn_qp_create(struct kperf_run *run, struct kperf_side *s,
 	return 0;
 }
 
-/* The address vector from side @s to side @peer. */
-static void kperf_conn_av(struct rdma_ah_attr *ah, struct kperf_side *s,
-			  struct kperf_side *peer)
+/**
+ * kperf_conn_av() - the address vector from side @s to side @peer
+ * @ah: filled in
+ * @s: the sending side (port, source GID)
+ * @peer: the other side (its GID, LID and MAC)
+ */
+void kperf_conn_av(struct rdma_ah_attr *ah, struct kperf_side *s,
+		   struct kperf_side *peer)
 {
 	union ib_gid dgid = peer->sgid_attr->gid;
 

@@ -40,6 +40,12 @@ void kperf_out_info(struct kperf_run *run)
 	seq_buf_printf(out, "info");
 	kperf_out_side(out, "", &run->side[0]);
 	kperf_out_side(out, "peer_", &run->side[1]);
+	/* mode=mad talks between the QP1s and has no connections. */
+	if (!run->conns) {
+		seq_buf_printf(out, " mtu=%d qpn=0x1 peer_qpn=0x1\n",
+			       ib_mtu_enum_to_int(run->p.mtu));
+		return;
+	}
 	seq_buf_printf(out, " mtu=%d qpn=%#x peer_qpn=%#x\n",
 		       ib_mtu_enum_to_int(run->p.mtu),
 		       run->conns[0].end[0].qp->qp_num,

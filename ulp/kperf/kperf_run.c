@@ -134,7 +134,7 @@ static int kperf_run_setup(struct kperf_run *run)
 	if (ret)
 		return ret;
 	ret = kperf_side_open(run, &run->side[1], run->p.peer);
-	if (ret)
+	if (ret || run->p.mode == KPERF_MAD)	/* MADs use the QP1s */
 		return ret;
 	ret = kperf_run_mtu(run);
 	if (!ret && run->p.srq)
@@ -157,6 +157,7 @@ static int (*const kperf_modes[])(struct kperf_run *run) = {
 	[KPERF_PING] = kperf_ping_run,
 	[KPERF_BW] = kperf_bw_run,
 	[KPERF_LAT] = kperf_lat_run,
+	[KPERF_MAD] = kperf_mad_run,
 };
 
 /* The SRQ limit check and the group join (srq=1, mcast=1), then the mode. */

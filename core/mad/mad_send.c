@@ -1,0 +1,592 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Sending MADs: send buffers, posting on the special QP, waiting for answers, retries and cancellation. */
+
+#include <linux/export.h>
+#include <linux/jiffies.h>
+#include <linux/slab.h>
+#include <rdma/ib_mad.h>
+
+#include "mad/mad.h"
+
+/*
+ * The life of a send
+ *
+ * ib_post_send_mad() puts the send on its agent's @sends list and on the
+ * QP (or the QP's backlog while the send queue is full). A send owes its
+ * agent up to two things before it can be reported: the send completion
+ * (@on_wire) and, when it was posted with a timeout, an answer
+ * (@awaits_answer). The send completion either reports it or, if an answer
+ * is still owed, moves it to the agent's @waiting list with a deadline. The
+ * answer (mad_recv.c), a cancel (timeout 0 through ib_modify_mad()) or the
+ * agent's timer settle the wait; the timer resends while retries are left.
+ * Once neither is owed the send leaves the lists and the agent's send
+ * handler gets it, exactly once, with the status the first failure (or
+ * the timeout, or the cancel) left, or success.
+ *
+ * Lock order: the agent's lock, then its QP's lock. Both are taken with
+ * interrupts saved: ULPs post and cancel under their own irq-safe locks.
+ */
+
+/**
+ * struct ib_mad_send - a send buffer as the MAD layer keeps it
+ * @buf: what the caller sees
+ * @agent: the agent it was created on
+ * @node: in the agent's @sends or @waiting list (under the agent's lock)
+ * @qnode: in the QP's backlog while waiting for room (under the QP's lock)
+ * @cqe: completion entry of the send WR
+ * @wr: the UD send work request
+ * @sge: the whole MAD, header and data
+ * @mad_size: bytes of the MAD on the wire
+ * @tid: TID the answer must carry, read when posted
+ * @deadline: when the answer is due (jiffies), while on @waiting
+ * @retries_left: resends still allowed
+ * @status: IB_WC_SUCCESS until the send failed or was cancelled
+ * @on_wire: the send completion is owed
+ * @awaits_answer: an answer is owed
+ *
+ * Every field after @tid is under the agent's lock.
+ */
+struct ib_mad_send {
+	struct ib_mad_send_buf	buf;
+	struct ib_mad_agent_priv *agent;
+	struct list_head	node;
+	struct list_head	qnode;
+	struct ib_cqe		cqe;
+	struct ib_ud_wr		wr;
+	struct ib_sge		sge;
+	u32			mad_size;
+	__be64			tid;
+	unsigned long		deadline;
+	int			retries_left;
+	enum ib_wc_status	status;
+	bool			on_wire;
+	bool			awaits_answer;
+};
+
+static struct ib_mad_send *to_mad_send(struct ib_mad_send_buf *buf)
+{
+	return container_of(buf, struct ib_mad_send, buf);
+}
+
+static void mad_send_done(struct ib_cq *cq, struct ib_wc *wc);
+
+/* ---- Buffers -------------------------------------------------------------- */
+
+/*
+ * Bytes of padding after @data_len so that the message fills whole
+ * segments of (@mad_size - @hdr_len); a message without data is one
+ * segment of padding.
+ */
+static int mad_send_pad(int hdr_len, int data_len, int mad_size)
+{
+	int seg = mad_size - hdr_len;
+	int tail;
+
+	if (seg <= 0)
+		return 0;
+	if (!data_len)
+		return seg;
+	tail = data_len % seg;
+	return tail ? seg - tail : 0;
+}
+
+/**
+ * ib_create_send_mad() - Allocate a MAD to send
+ * @mad_agent: the agent that will send it
+ * @remote_qpn: destination QP (1 for GSI, 0 for SMI)
+ * @pkey_index: P_Key index to send with
+ * @rmpp_active: the message spans several MADs (RMPP)
+ * @hdr_len: bytes of headers (common, RMPP, class) the caller fills
+ * @data_len: bytes of class data
+ * @gfp_mask: allocation flags
+ * @base_version: IB_MGMT_BASE_VERSION (OPA MADs are not supported)
+ *
+ * The buffer (send_buf->mad) is zeroed and as long as a MAD of the port;
+ * the caller fills it and sets send_buf->ah, ->timeout_ms and ->retries
+ * before ib_post_send_mad(). The buffer holds a reference on the agent
+ * until ib_free_send_mad().
+ *
+ * Context: any, as @gfp_mask allows.
+ * Return: the buffer, or ERR_PTR(-EINVAL) for a message that does not fit
+ * one MAD, -EOPNOTSUPP for RMPP (not implemented yet), -ENOMEM.
+ */
+struct ib_mad_send_buf *ib_create_send_mad(struct ib_mad_agent *mad_agent,
+					   u32 remote_qpn, u16 pkey_index,
+					   int rmpp_active, int hdr_len,
+					   int data_len, gfp_t gfp_mask,
+					   u8 base_version)
+{
+	struct ib_mad_agent_priv *priv = ib_mad_agent_priv(mad_agent);
+	int mad_size = IB_MGMT_MAD_SIZE;
+	struct ib_mad_send *send;
+	int total;
+
+	if (hdr_len < 0 || data_len < 0 || hdr_len > mad_size)
+		return ERR_PTR(-EINVAL);
+	total = hdr_len + data_len + mad_send_pad(hdr_len, data_len, mad_size);
+	if (rmpp_active && !ib_mad_kernel_rmpp_agent(mad_agent))
+		return ERR_PTR(-EINVAL);
+	if (rmpp_active)
+		return ERR_PTR(-EOPNOTSUPP);
+	if (total > mad_size || base_version != IB_MGMT_BASE_VERSION)
+		return ERR_PTR(-EINVAL);
+
+	send = kzalloc(sizeof(*send) + mad_size, gfp_mask);
+	if (!send)
+		return ERR_PTR(-ENOMEM);
+	send->agent = priv;
+	send->mad_size = mad_size;
+	INIT_LIST_HEAD(&send->node);
+	INIT_LIST_HEAD(&send->qnode);
+	send->buf.mad = send + 1;
+	send->buf.mad_agent = mad_agent;
+	send->buf.hdr_len = hdr_len;
+	send->buf.data_len = data_len;
+
+	send->cqe.done = mad_send_done;
+	send->sge.length = mad_size;
+	send->sge.lkey = mad_agent->qp->pd->local_dma_lkey;
+	send->wr.wr.wr_cqe = &send->cqe;
+	send->wr.wr.sg_list = &send->sge;
+	send->wr.wr.num_sge = 1;
+	send->wr.wr.opcode = IB_WR_SEND;
+	send->wr.wr.send_flags = IB_SEND_SIGNALED;
+	send->wr.remote_qpn = remote_qpn;
+	/* The QP's own Q_Key: QP1's is the well-known 0x80010000. */
+	send->wr.remote_qkey = IB_QP_SET_QKEY;
+	send->wr.pkey_index = pkey_index;
+
+	refcount_inc(&priv->refs);
+	return &send->buf;
+}
+EXPORT_SYMBOL(ib_create_send_mad);
+
+/**
+ * ib_free_send_mad() - Free a MAD buffer from ib_create_send_mad()
+ * @send_buf: the buffer; not posted, or reported to the send handler
+ *
+ * Context: any.
+ */
+void ib_free_send_mad(struct ib_mad_send_buf *send_buf)
+{
+	struct ib_mad_send *send = to_mad_send(send_buf);
+	struct ib_mad_agent_priv *priv = send->agent;
+
+	kfree(send);
+	ib_mad_agent_put(priv);
+}
+EXPORT_SYMBOL(ib_free_send_mad);
+
+/**
+ * ib_get_rmpp_segment() - The data of one segment of an RMPP send
+ * @send_buf: a buffer created with rmpp_active
+ * @seg_num: segment number, from 1
+ *
+ * RMPP sends are not implemented yet, so no buffer has segments.
+ *
+ * Context: any.
+ * Return: NULL.
+ */
+void *ib_get_rmpp_segment(struct ib_mad_send_buf *send_buf, int seg_num)
+{
+	return NULL;
+}
+EXPORT_SYMBOL(ib_get_rmpp_segment);
+
+/* ---- Posting -------------------------------------------------------------- */
+
+/* Put @send on the QP, or in its backlog while the send queue is full. */
+static int mad_send_to_qp(struct ib_mad_send *send)
+{
+	struct ib_mad_qp *mqp = send->agent->mqp;
+	struct ib_device *dev = mqp->port->device;
+	unsigned long flags;
+	int ret = 0;
+
+	send->sge.addr = ib_dma_map_single(dev, send->buf.mad, send->mad_size,
+					   DMA_TO_DEVICE);
+	if (ib_dma_mapping_error(dev, send->sge.addr))
+		return -ENOMEM;
+	send->wr.ah = send->buf.ah;
+
+	spin_lock_irqsave(&mqp->lock, flags);
+	if (mqp->posted < ib_mad_sendq_size)
+		ret = ib_post_send(mqp->qp, &send->wr.wr, NULL);
+	else
+		list_add_tail(&send->qnode, &mqp->backlog);
+	if (!ret)
+		mqp->posted++;
+	spin_unlock_irqrestore(&mqp->lock, flags);
+
+	if (ret)
+		ib_dma_unmap_single(dev, send->sge.addr, send->mad_size,
+				    DMA_TO_DEVICE);
+	return ret;
+}
+
+static void mad_send_wire_done(struct ib_mad_send *send,
+			       enum ib_wc_status wc_status);
+
+/*
+ * One send left the send queue: post the oldest of the backlog in its
+ * place. A failed post completes that send with an error at once.
+ */
+static void mad_send_backlog_kick(struct ib_mad_qp *mqp)
+{
+	struct ib_mad_send *next;
+	unsigned long flags;
+	int ret;
+
+	spin_lock_irqsave(&mqp->lock, flags);
+	mqp->posted--;
+	next = list_first_entry_or_null(&mqp->backlog, struct ib_mad_send,
+					qnode);
+	if (!next) {
+		spin_unlock_irqrestore(&mqp->lock, flags);
+		return;
+	}
+	list_del_init(&next->qnode);
+	ret = ib_post_send(mqp->qp, &next->wr.wr, NULL);
+	if (!ret)
+		mqp->posted++;
+	spin_unlock_irqrestore(&mqp->lock, flags);
+
+	if (ret) {
+		ib_dma_unmap_single(mqp->port->device, next->sge.addr,
+				    next->mad_size, DMA_TO_DEVICE);
+		mad_send_wire_done(next, IB_WC_LOC_QP_OP_ERR);
+	}
+}
+
+/**
+ * ib_post_send_mad() - Post MADs on their agent's QP
+ * @send_buf: the first of a chain of buffers linked through ->next
+ * @bad_send_buf: where to store the first buffer not posted, may be NULL
+ *
+ * A buffer with a non-zero timeout_ms waits after sending for an answer
+ * (a response carrying its TID, or the caller's cancel on a SEND-method
+ * exchange such as the CM's), resending up to ->retries times; ->retries
+ * then counts the resends made. Each posted buffer is reported once to
+ * the agent's send handler.
+ *
+ * Context: any; does not sleep.
+ * Return: 0, or -EINVAL (no send handler, a timeout without a receive
+ * handler, a non-RMPP class on an RMPP agent, no address handle), or the
+ * error of the post.
+ */
+int ib_post_send_mad(struct ib_mad_send_buf *send_buf,
+		     struct ib_mad_send_buf **bad_send_buf)
+{
+	struct ib_mad_send_buf *next;
+	int ret = 0;
+
+	for (; send_buf; send_buf = next) {
+		struct ib_mad_send *send = to_mad_send(send_buf);
+		struct ib_mad_agent_priv *priv = send->agent;
+		const struct ib_mad_hdr *hdr = send_buf->mad;
+		unsigned long flags;
+
+		/* The handler may free it as soon as it is posted. */
+		next = send_buf->next;
+		ret = -EINVAL;
+		if (!priv->agent.send_handler || !send_buf->ah)
+			break;
+		if (send_buf->timeout_ms && !priv->agent.recv_handler)
+			break;
+		if (priv->agent.rmpp_version &&
+		    !ib_is_mad_class_rmpp(hdr->mgmt_class))
+			break;
+
+		send->tid = hdr->tid;
+		send->retries_left = send_buf->retries;
+		send_buf->retries = 0;
+		send->status = IB_WC_SUCCESS;
+		send->on_wire = true;
+		send->awaits_answer = send_buf->timeout_ms > 0;
+
+		refcount_inc(&priv->refs);
+		spin_lock_irqsave(&priv->lock, flags);
+		list_add_tail(&send->node, &priv->sends);
+		spin_unlock_irqrestore(&priv->lock, flags);
+
+		ret = mad_send_to_qp(send);
+		if (ret) {
+			spin_lock_irqsave(&priv->lock, flags);
+			list_del_init(&send->node);
+			spin_unlock_irqrestore(&priv->lock, flags);
+			ib_mad_agent_put(priv);
+			break;
+		}
+	}
+	if (ret && bad_send_buf)
+		*bad_send_buf = send_buf;
+	return ret;
+}
+EXPORT_SYMBOL(ib_post_send_mad);
+
+/* ---- Settling ------------------------------------------------------------- */
+
+/* Report a send that owes nothing any more and drop its posting reference. */
+static void mad_send_report(struct ib_mad_send *send, enum ib_wc_status status)
+{
+	struct ib_mad_agent_priv *priv = send->agent;
+	struct ib_mad_send_wc wc = {
+		.send_buf = &send->buf,
+		.status = status,
+	};
+
+	priv->agent.send_handler(&priv->agent, &wc);
+	ib_mad_agent_put(priv);
+}
+
+/* (Re)arm the agent's timer for the earliest deadline of @waiting. */
+static void mad_send_timer_arm(struct ib_mad_agent_priv *priv)
+{
+	struct ib_mad_send *first;
+	long delay;
+
+	lockdep_assert_held(&priv->lock);
+	first = list_first_entry_or_null(&priv->waiting, struct ib_mad_send,
+					 node);
+	if (!first)
+		return;
+	delay = (long)(first->deadline - jiffies);
+	mod_delayed_work(priv->port->wq, &priv->timer, max(delay, 0L));
+}
+
+/* Move @send to @waiting, due in @timeout_ms, keeping deadline order. */
+static void mad_send_wait(struct ib_mad_send *send, u32 timeout_ms)
+{
+	struct ib_mad_agent_priv *priv = send->agent;
+	struct ib_mad_send *pos;
+
+	lockdep_assert_held(&priv->lock);
+	send->deadline = jiffies + msecs_to_jiffies(timeout_ms);
+	list_del(&send->node);
+	list_for_each_entry_reverse(pos, &priv->waiting, node) {
+		if (!time_after(pos->deadline, send->deadline)) {
+			list_add(&send->node, &pos->node);
+			goto arm;
+		}
+	}
+	list_add(&send->node, &priv->waiting);
+arm:
+	mad_send_timer_arm(priv);
+}
+
+/* A send left the wire with @wc_status: report it, or wait for its answer. */
+static void mad_send_wire_done(struct ib_mad_send *send,
+			       enum ib_wc_status wc_status)
+{
+	struct ib_mad_agent_priv *priv = send->agent;
+	enum ib_wc_status status;
+	unsigned long flags;
+	bool report;
+
+	spin_lock_irqsave(&priv->lock, flags);
+	send->on_wire = false;
+	if (wc_status != IB_WC_SUCCESS && send->status == IB_WC_SUCCESS) {
+		send->status = wc_status;
+		send->awaits_answer = false;
+	}
+	report = !send->awaits_answer;
+	if (report)
+		list_del_init(&send->node);
+	else
+		mad_send_wait(send, send->buf.timeout_ms);
+	status = send->status;
+	spin_unlock_irqrestore(&priv->lock, flags);
+
+	if (report)
+		mad_send_report(send, status);
+}
+
+/* The CQ's completion of a send WR (ib_cqe.done). */
+static void mad_send_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct ib_mad_send *send = container_of(wc->wr_cqe, struct ib_mad_send,
+					       cqe);
+	struct ib_mad_qp *mqp = send->agent->mqp;
+
+	ib_dma_unmap_single(mqp->port->device, send->sge.addr, send->mad_size,
+			    DMA_TO_DEVICE);
+	mad_send_backlog_kick(mqp);
+	mad_send_wire_done(send, wc->status);
+}
+
+/*
+ * The timer of an agent: every waiting send past its deadline is resent
+ * while retries are left, or reported (timed out, or cancelled).
+ */
+void ib_mad_send_timer_fn(struct work_struct *work)
+{
+	struct ib_mad_agent_priv *priv =
+		container_of(to_delayed_work(work), struct ib_mad_agent_priv,
+			     timer);
+	struct ib_mad_send *send, *tmp;
+	unsigned long flags;
+	LIST_HEAD(expired);
+
+	spin_lock_irqsave(&priv->lock, flags);
+	list_for_each_entry_safe(send, tmp, &priv->waiting, node) {
+		if (time_after(send->deadline, jiffies))
+			break;
+		if (send->status == IB_WC_SUCCESS && send->retries_left) {
+			send->retries_left--;
+			send->buf.retries++;
+			send->on_wire = true;
+			list_move_tail(&send->node, &priv->sends);
+			if (!mad_send_to_qp(send))
+				continue;
+			send->on_wire = false;
+			send->status = IB_WC_LOC_QP_OP_ERR;
+		}
+		list_move_tail(&send->node, &expired);
+	}
+	mad_send_timer_arm(priv);
+	spin_unlock_irqrestore(&priv->lock, flags);
+
+	list_for_each_entry_safe(send, tmp, &expired, node) {
+		list_del_init(&send->node);
+		mad_send_report(send, send->status == IB_WC_SUCCESS ?
+				IB_WC_RESP_TIMEOUT_ERR : send->status);
+	}
+}
+
+/* The send of @priv whose buffer is @buf, if it is still outstanding. */
+static struct ib_mad_send *mad_send_find(struct ib_mad_agent_priv *priv,
+					 struct ib_mad_send_buf *buf)
+{
+	struct ib_mad_send *send;
+
+	lockdep_assert_held(&priv->lock);
+	list_for_each_entry(send, &priv->waiting, node)
+		if (&send->buf == buf)
+			return send;
+	list_for_each_entry(send, &priv->sends, node)
+		if (&send->buf == buf)
+			return send;
+	return NULL;
+}
+
+/**
+ * ib_modify_mad() - Change how long a posted MAD waits for its answer
+ * @send_buf: a posted buffer
+ * @timeout_ms: new timeout from now; 0 cancels the MAD
+ *
+ * A MAD already waiting gets a new deadline @timeout_ms from now (the CM
+ * does this when an MRA asks for more time); one still on the wire waits
+ * @timeout_ms after its send completion. A cancelled MAD is reported to
+ * the send handler with IB_WC_WR_FLUSH_ERR.
+ *
+ * Context: any; does not sleep.
+ * Return: 0, or -EINVAL when @send_buf is not outstanding any more (or was
+ * cancelled or failed already).
+ */
+int ib_modify_mad(struct ib_mad_send_buf *send_buf, u32 timeout_ms)
+{
+	struct ib_mad_agent_priv *priv;
+	struct ib_mad_send *send;
+	unsigned long flags;
+	bool waiting;
+
+	if (!send_buf)
+		return -EINVAL;
+	priv = to_mad_send(send_buf)->agent;
+	spin_lock_irqsave(&priv->lock, flags);
+	send = mad_send_find(priv, send_buf);
+	if (!send || send->status != IB_WC_SUCCESS) {
+		spin_unlock_irqrestore(&priv->lock, flags);
+		return -EINVAL;
+	}
+	waiting = !send->on_wire;
+	send_buf->timeout_ms = timeout_ms;
+	if (!timeout_ms) {
+		send->status = IB_WC_WR_FLUSH_ERR;
+		send->awaits_answer = false;
+	}
+	/* Waiting: a new deadline (now, for a cancel: the timer reports it). */
+	if (waiting)
+		mad_send_wait(send, timeout_ms);
+	spin_unlock_irqrestore(&priv->lock, flags);
+	return 0;
+}
+EXPORT_SYMBOL(ib_modify_mad);
+
+/*
+ * Unregistration: every outstanding send is cancelled. Those waiting are
+ * reported now, those on the wire when their send completion arrives.
+ */
+void ib_mad_send_cancel_all(struct ib_mad_agent_priv *priv)
+{
+	struct ib_mad_send *send, *tmp;
+	unsigned long flags;
+	LIST_HEAD(cancelled);
+
+	spin_lock_irqsave(&priv->lock, flags);
+	list_for_each_entry(send, &priv->sends, node) {
+		if (send->status == IB_WC_SUCCESS)
+			send->status = IB_WC_WR_FLUSH_ERR;
+		send->awaits_answer = false;
+	}
+	list_splice_init(&priv->waiting, &cancelled);
+	spin_unlock_irqrestore(&priv->lock, flags);
+	cancel_delayed_work_sync(&priv->timer);
+
+	list_for_each_entry_safe(send, tmp, &cancelled, node) {
+		list_del_init(&send->node);
+		mad_send_report(send, IB_WC_WR_FLUSH_ERR);
+	}
+}
+
+/* ---- Answers -------------------------------------------------------------- */
+
+/*
+ * A response arrived for @priv: the outstanding request with the same TID
+ * and class, which no longer waits for an answer, or NULL. The request
+ * stays outstanding until ib_mad_send_answered() settles it, after the
+ * response has been delivered.
+ */
+struct ib_mad_send_buf *ib_mad_send_claim(struct ib_mad_agent_priv *priv,
+					  const struct ib_mad_hdr *hdr)
+{
+	struct ib_mad_send *send, *found = NULL;
+	struct list_head *lists[] = { &priv->waiting, &priv->sends };
+	unsigned long flags;
+	unsigned int i;
+
+	spin_lock_irqsave(&priv->lock, flags);
+	for (i = 0; i < ARRAY_SIZE(lists) && !found; i++) {
+		list_for_each_entry(send, lists[i], node) {
+			const struct ib_mad_hdr *req = send->buf.mad;
+
+			if (send->tid != hdr->tid || !send->awaits_answer ||
+			    req->mgmt_class != hdr->mgmt_class)
+				continue;
+			send->awaits_answer = false;
+			found = send;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&priv->lock, flags);
+	return found ? &found->buf : NULL;
+}
+
+/* Report a claimed request unless its send completion is still owed. */
+void ib_mad_send_answered(struct ib_mad_send_buf *buf)
+{
+	struct ib_mad_send *send = to_mad_send(buf);
+	struct ib_mad_agent_priv *priv = send->agent;
+	enum ib_wc_status status;
+	unsigned long flags;
+	bool report;
+
+	spin_lock_irqsave(&priv->lock, flags);
+	report = !send->on_wire;
+	if (report)
+		list_del_init(&send->node);
+	status = send->status;
+	spin_unlock_irqrestore(&priv->lock, flags);
+	if (report)
+		mad_send_report(send, status);
+}
