@@ -164,7 +164,7 @@ void rdma_put_gid_attr(const struct ib_gid_attr *attr)
 }
 EXPORT_SYMBOL(rdma_put_gid_attr);
 
-/* A caller's extra say on which entry a lookup picks; see rdma_find_gid_by_filter(). */
+/* A caller's say on which entry a lookup picks (rdma_find_gid_by_filter()). */
 typedef bool (*gid_filter_fn)(const union ib_gid *gid,
 			      const struct ib_gid_attr *attr, void *context);
 

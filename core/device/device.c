@@ -773,7 +773,7 @@ void ib_unregister_driver(enum rdma_driver_id driver_id)
 	struct ib_device *dev;
 	unsigned long index = 0;
 
-	/* ib_devices_rwsem is dropped around each unregistration, which takes it */
+	/* no ib_devices_rwsem across an unregistration: it takes the lock */
 	while ((dev = device_next_of_driver(driver_id, &index))) {
 		WARN_ON(!dev->ops.dealloc_driver);
 		device_unregister_unpin(dev);
@@ -782,7 +782,7 @@ void ib_unregister_driver(enum rdma_driver_id driver_id)
 }
 EXPORT_SYMBOL(ib_unregister_driver);
 
-/* The queued unregistration; it owns the pin ib_unregister_device_queued() took. */
+/* Queued by ib_unregister_device_queued(); owns the pin taken there. */
 static void device_unregister_work(struct work_struct *work)
 {
 	device_unregister_unpin(container_of(work, struct ib_device,

@@ -169,7 +169,8 @@ static void port_ndev_hash_update(struct ib_port_data *pdata)
 	}
 	ndev = rcu_access_pointer(pdata->netdev);
 	if (ndev)
-		hash_add_rcu(ndev_hash, &pdata->ndev_hash_link, (uintptr_t)ndev);
+		hash_add_rcu(ndev_hash, &pdata->ndev_hash_link,
+			     (uintptr_t)ndev);
 	spin_unlock_irqrestore(&ndev_hash_lock, flags);
 }
 

@@ -201,7 +201,8 @@ void rdma_copy_src_l2_addr(struct rdma_dev_addr *dev_addr,
 	/* from now on this address is bound to @dev */
 	dev_addr->bound_dev_if = dev->ifindex;
 	dev_addr->dev_type = dev->type;
-	memcpy(dev_addr->broadcast, dev->broadcast, sizeof(dev_addr->broadcast));
+	memcpy(dev_addr->broadcast, dev->broadcast,
+	       sizeof(dev_addr->broadcast));
 	memcpy(dev_addr->src_dev_addr, dev->dev_addr,
 	       sizeof(dev_addr->src_dev_addr));
 }
@@ -675,7 +676,7 @@ EXPORT_SYMBOL(rdma_addr_cancel);
 
 /* ---- Synchronous resolution for RoCE address vectors --------------------- */
 
-/* A synchronous caller's wait: the callback stores @status, then completes @done. */
+/* A synchronous caller's wait: the callback sets @status, then @done. */
 struct addr_sync_wait {
 	int status;
 	struct completion done;

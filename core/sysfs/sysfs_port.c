@@ -517,7 +517,8 @@ static int gid_attrs_add(struct ib_port *p)
 		ret = table_group_init(&ga->tables[1], "types", ga->attrs + n,
 				       n, gid_type_show);
 	if (!ret)
-		ret = kobj_publish(&ga->kobj, &p->kobj, "gid_attrs", ga->groups);
+		ret = kobj_publish(&ga->kobj, &p->kobj, "gid_attrs",
+				   ga->groups);
 	if (!ret) {
 		p->gid_attrs = ga;
 		return 0;
