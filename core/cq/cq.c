@@ -110,19 +110,18 @@ static void cq_dispatch(struct ib_cq *cq, struct ib_wc *wcs, int n)
  */
 static int cq_reap(struct ib_cq *cq, int budget, struct ib_wc *wcs, int batch)
 {
+	bool bounded = budget != -1;
 	int handled = 0;
 	int n;
 
-	for (;;) {
+	do {
 		n = ib_poll_cq(cq, min_t(u32, batch, budget - handled), wcs);
 		if (n <= 0)
 			break;
 		cq_dispatch(cq, wcs, n);
 		handled += n;
 		/* a short batch means the CQ is empty */
-		if (n != batch || (budget != -1 && handled >= budget))
-			break;
-	}
+	} while (n == batch && !(bounded && handled >= budget));
 	return handled;
 }
 
@@ -147,12 +146,6 @@ int ib_process_cq_direct(struct ib_cq *cq, int budget)
 EXPORT_SYMBOL(ib_process_cq_direct);
 
 /* ---- Pollers, one per poll context --------------------------------------- */
-
-/* Direct CQs are never armed, so a completion event is a driver bug. */
-static void cq_direct_event(struct ib_cq *cq, void *private)
-{
-	WARN_ONCE(1, "unexpected completion event on direct CQ %p\n", cq);
-}
 
 /* irq_poll callback: runs in softirq context with the irq_poll weight. */
 static int cq_softirq_poll(struct irq_poll *iop, int budget)
@@ -221,6 +214,12 @@ static void cq_work_stop(struct ib_cq *cq)
 	cancel_work_sync(&cq->work);
 }
 
+/* Direct CQs are never armed, so a completion event is a driver bug. */
+static void cq_direct_event(struct ib_cq *cq, void *private)
+{
+	WARN_ONCE(1, "unexpected completion event on direct CQ %p\n", cq);
+}
+
 /**
  * struct cq_poller - how CQs of one poll context get their completions
  * @event: becomes cq->comp_handler, what the driver calls on an event
@@ -284,6 +283,74 @@ static void cq_poller_stop(struct ib_cq *cq)
 		p->stop(cq);
 }
 
+/* ---- Creating a CQ at the driver; raw CQs -------------------------------- */
+
+/*
+ * What every kernel CQ goes through once its core fields are set: track
+ * it as @caller's and have the driver create it. Returns @cq, or an
+ * ERR_PTR() after freeing it. The caller publishes a created CQ with
+ * rdma_restrack_add() once it is ready for use.
+ */
+static struct ib_cq *cq_driver_create(struct ib_cq *cq,
+				      const struct ib_cq_init_attr *attr,
+				      const char *caller)
+{
+	int err;
+
+	rdma_restrack_new(&cq->res, RDMA_RESTRACK_CQ);
+	rdma_restrack_set_name(&cq->res, caller);
+	err = cq->device->ops.create_cq(cq, attr, NULL);
+	if (!err)
+		return cq;
+	rdma_restrack_put(&cq->res);
+	kfree(cq);
+	return ERR_PTR(err);
+}
+
+/**
+ * __ib_create_cq() - create a CQ with the caller's own event handlers
+ * @device: the device
+ * @comp_handler: called by the driver on a completion event of an armed CQ
+ * @event_handler: called on asynchronous CQ events (errors), may be NULL
+ * @cq_context: passed to both handlers
+ * @cq_attr: size, completion vector and flags for the driver
+ * @caller: the owning module's name (see ib_create_cq())
+ *
+ * The caller polls with ib_poll_cq() and arms with ib_req_notify_cq();
+ * cq->cqe holds the size the driver actually gave. Most kernel users want
+ * ib_alloc_cq() instead. Free with ib_destroy_cq().
+ *
+ * Context: process context, may sleep.
+ * Return: the CQ, or ERR_PTR() of -ENOMEM, -EOPNOTSUPP if the device
+ * cannot create CQs, or the driver's error.
+ */
+struct ib_cq *__ib_create_cq(struct ib_device *device,
+			     ib_comp_handler comp_handler,
+			     void (*event_handler)(struct ib_event *, void *),
+			     void *cq_context,
+			     const struct ib_cq_init_attr *cq_attr,
+			     const char *caller)
+{
+	struct ib_cq *cq;
+
+	if (!device->ops.create_cq || !device->ops.destroy_cq)
+		return ERR_PTR(-EOPNOTSUPP);
+
+	cq = rdma_zalloc_drv_obj(device, ib_cq);
+	if (!cq)
+		return ERR_PTR(-ENOMEM);
+	/* no poller and no wc buffer: the caller polls */
+	*cq = (struct ib_cq) {
+		.device = device, .cq_context = cq_context,
+		.comp_handler = comp_handler, .event_handler = event_handler,
+	};
+	cq = cq_driver_create(cq, cq_attr, caller);
+	if (!IS_ERR(cq))
+		rdma_restrack_add(&cq->res);
+	return cq;
+}
+EXPORT_SYMBOL(__ib_create_cq);
+
 /* ---- Core-managed CQs ---------------------------------------------------- */
 
 /* The verbs a device needs for ib_alloc_cq() CQs. */
@@ -320,44 +387,37 @@ struct ib_cq *__ib_alloc_cq(struct ib_device *dev, void *private, int nr_cqe,
 		.comp_vector = comp_vector,
 	};
 	const struct cq_poller *poller = cq_poller_get(poll_ctx);
+	struct ib_wc *wcs;
 	struct ib_cq *cq;
-	int err;
 
 	if (!poller)
 		return ERR_PTR(-EINVAL);
 	if (!cq_verbs_present(dev))
 		return ERR_PTR(-EOPNOTSUPP);
 
+	/* the CQ and the buffer its poller reaps into live and die together */
 	cq = rdma_zalloc_drv_obj(dev, ib_cq);
-	if (!cq)
+	wcs = kmalloc_array(CQ_BATCH, sizeof(*wcs), GFP_KERNEL);
+	if (!cq || !wcs) {
+		kfree(wcs);
+		kfree(cq);
 		return ERR_PTR(-ENOMEM);
-	cq->device = dev;
-	cq->cq_context = private;
-	cq->poll_ctx = poll_ctx;
-	cq->comp_vector = comp_vector;
-	atomic_set(&cq->usecnt, 0);
+	}
+	*cq = (struct ib_cq) {
+		.device = dev, .cq_context = private, .wc = wcs,
+		.poll_ctx = poll_ctx, .comp_vector = comp_vector,
+	};
+	cq = cq_driver_create(cq, &attr, caller);
+	if (IS_ERR(cq)) {
+		kfree(wcs);
+		return cq;
+	}
 
-	err = -ENOMEM;
-	cq->wc = kmalloc_array(CQ_BATCH, sizeof(*cq->wc), GFP_KERNEL);
-	if (!cq->wc)
-		goto err_wc;
-	rdma_restrack_new(&cq->res, RDMA_RESTRACK_CQ);
-	rdma_restrack_set_name(&cq->res, caller);
-	err = dev->ops.create_cq(cq, &attr, NULL);
-	if (err)
-		goto err_create;
-
+	/* the driver's CQ exists: only now may completions be reaped */
 	cq_dim_init(cq);
 	cq_poller_start(cq, poller);
 	rdma_restrack_add(&cq->res);
 	return cq;
-
-err_create:
-	rdma_restrack_put(&cq->res);
-	kfree(cq->wc);
-err_wc:
-	kfree(cq);
-	return ERR_PTR(err);
 }
 EXPORT_SYMBOL(__ib_alloc_cq);
 
@@ -381,11 +441,13 @@ struct ib_cq *__ib_alloc_cq_any(struct ib_device *dev, void *private,
 {
 	static atomic_t next_vector;
 	int vector = 0;
+	int spread;
 
-	if (dev->num_comp_vectors > 1)
-		vector = atomic_inc_return(&next_vector) %
-			 min_t(int, dev->num_comp_vectors, num_online_cpus());
-
+	if (dev->num_comp_vectors > 1) {
+		/* more vectors than CPUs would leave some CPUs doubly loaded */
+		spread = min_t(int, dev->num_comp_vectors, num_online_cpus());
+		vector = atomic_inc_return(&next_vector) % spread;
+	}
 	return __ib_alloc_cq(dev, private, nr_cqe, vector, poll_ctx, caller);
 }
 EXPORT_SYMBOL(__ib_alloc_cq_any);
@@ -430,59 +492,7 @@ void ib_free_cq(struct ib_cq *cq)
 }
 EXPORT_SYMBOL(ib_free_cq);
 
-/* ---- Raw CQs: the caller polls and arms ---------------------------------- */
-
-/**
- * __ib_create_cq() - create a CQ with the caller's own event handlers
- * @device: the device
- * @comp_handler: called by the driver on a completion event of an armed CQ
- * @event_handler: called on asynchronous CQ events (errors), may be NULL
- * @cq_context: passed to both handlers
- * @cq_attr: size, completion vector and flags for the driver
- * @caller: the owning module's name (see ib_create_cq())
- *
- * The caller polls with ib_poll_cq() and arms with ib_req_notify_cq();
- * cq->cqe holds the size the driver actually gave. Most kernel users want
- * ib_alloc_cq() instead. Free with ib_destroy_cq().
- *
- * Context: process context, may sleep.
- * Return: the CQ, or ERR_PTR() of -ENOMEM, -EOPNOTSUPP if the device
- * cannot create CQs, or the driver's error.
- */
-struct ib_cq *__ib_create_cq(struct ib_device *device,
-			     ib_comp_handler comp_handler,
-			     void (*event_handler)(struct ib_event *, void *),
-			     void *cq_context,
-			     const struct ib_cq_init_attr *cq_attr,
-			     const char *caller)
-{
-	struct ib_cq *cq;
-	int err;
-
-	if (!device->ops.create_cq || !device->ops.destroy_cq)
-		return ERR_PTR(-EOPNOTSUPP);
-
-	cq = rdma_zalloc_drv_obj(device, ib_cq);
-	if (!cq)
-		return ERR_PTR(-ENOMEM);
-	cq->device = device;
-	cq->comp_handler = comp_handler;
-	cq->event_handler = event_handler;
-	cq->cq_context = cq_context;
-	atomic_set(&cq->usecnt, 0);
-	rdma_restrack_new(&cq->res, RDMA_RESTRACK_CQ);
-	rdma_restrack_set_name(&cq->res, caller);
-
-	err = device->ops.create_cq(cq, cq_attr, NULL);
-	if (err) {
-		rdma_restrack_put(&cq->res);
-		kfree(cq);
-		return ERR_PTR(err);
-	}
-	rdma_restrack_add(&cq->res);
-	return cq;
-}
-EXPORT_SYMBOL(__ib_create_cq);
+/* ---- Raw CQs: destruction and tuning ------------------------------------ */
 
 /**
  * ib_destroy_cq_user() - destroy a CQ from ib_create_cq() or user space
@@ -496,6 +506,7 @@ EXPORT_SYMBOL(__ib_create_cq);
  */
 int ib_destroy_cq_user(struct ib_cq *cq, struct ib_udata *udata)
 {
+	struct ib_device *dev = cq->device;
 	int err;
 
 	if (WARN_ON_ONCE(cq->shared))
@@ -504,14 +515,15 @@ int ib_destroy_cq_user(struct ib_cq *cq, struct ib_udata *udata)
 		return -EBUSY;
 
 	rdma_restrack_begin_del(&cq->res);
-	err = cq->device->ops.destroy_cq(cq, udata);
-	if (err) {
+	err = dev->ops.destroy_cq(cq, udata);
+	if (!err) {
+		rdma_restrack_commit_del(&cq->res);
+		kfree(cq);
+	} else {
+		/* the CQ stays: it becomes visible again */
 		rdma_restrack_abort_del(&cq->res);
-		return err;
 	}
-	rdma_restrack_commit_del(&cq->res);
-	kfree(cq);
-	return 0;
+	return err;
 }
 EXPORT_SYMBOL(ib_destroy_cq_user);
 

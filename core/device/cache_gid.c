@@ -164,18 +164,33 @@ void rdma_put_gid_attr(const struct ib_gid_attr *attr)
 }
 EXPORT_SYMBOL(rdma_put_gid_attr);
 
-/* Find and hold the first entry of one port's table matching @m. */
+/* A caller's say on which entry a lookup picks (rdma_find_gid_by_filter()). */
+typedef bool (*gid_filter_fn)(const union ib_gid *gid,
+			      const struct ib_gid_attr *attr, void *context);
+
+/*
+ * Find and hold the first entry of one port's table that matches @m and,
+ * when there is a @filter, that @filter accepts. The filter runs under the
+ * table's rwlock, so the entry and its net device cannot change under it.
+ */
 static const struct ib_gid_attr *gid_table_find_hold(struct ib_gid_table *table,
-						     const struct gid_match *m)
+						     const struct gid_match *m,
+						     gid_filter_fn filter,
+						     void *context)
 {
 	const struct ib_gid_attr *attr = ERR_PTR(-ENOENT);
 	unsigned long flags;
 	int ix;
 
 	read_lock_irqsave(&table->rwlock, flags);
-	ix = ib_gid_table_find_locked(table, m);
-	if (ix >= 0)
+	for (ix = 0; ix < table->size; ix++) {
+		if (!ib_gid_entry_matches(table, ix, m))
+			continue;
+		if (filter && !filter(m->gid, &table->slots[ix]->attr, context))
+			continue;
 		attr = gid_table_hold(table, ix);
+		break;
+	}
 	read_unlock_irqrestore(&table->rwlock, flags);
 	return attr;
 }
@@ -217,7 +232,7 @@ const struct ib_gid_attr *rdma_find_gid_by_port(struct ib_device *ib_dev,
 	if (!table)
 		return ERR_PTR(-ENOENT);
 	gid_match_init(&m, gid, gid_type, ndev);
-	return gid_table_find_hold(table, &m);
+	return gid_table_find_hold(table, &m, NULL, NULL);
 }
 EXPORT_SYMBOL(rdma_find_gid_by_port);
 
@@ -239,8 +254,6 @@ const struct ib_gid_attr *rdma_find_gid(struct ib_device *device,
 					enum ib_gid_type gid_type,
 					struct net_device *ndev)
 {
-	const struct ib_gid_attr *attr = ERR_PTR(-ENOENT);
-	struct ib_gid_table *table;
 	struct gid_match m;
 	u32 port;
 
@@ -248,14 +261,16 @@ const struct ib_gid_attr *rdma_find_gid(struct ib_device *device,
 		return ERR_PTR(-EINVAL);
 	gid_match_init(&m, gid, gid_type, ndev);
 	rdma_for_each_port(device, port) {
-		table = ib_gid_table_of(device, port);
-		if (!table)
-			continue;
-		attr = gid_table_find_hold(table, &m);
+		struct ib_gid_table *table = ib_gid_table_of(device, port);
+		const struct ib_gid_attr *attr;
+
+		/* a port without a table (not registered yet) has no GIDs */
+		attr = table ? gid_table_find_hold(table, &m, NULL, NULL) :
+			       ERR_PTR(-ENOENT);
 		if (!IS_ERR(attr))
-			break;
+			return attr;
 	}
-	return attr;
+	return ERR_PTR(-ENOENT);
 }
 EXPORT_SYMBOL(rdma_find_gid);
 
@@ -279,28 +294,15 @@ const struct ib_gid_attr *rdma_find_gid_by_filter(
 		       void *),
 	void *context)
 {
-	const struct ib_gid_attr *attr = ERR_PTR(-ENOENT);
-	struct ib_gid_table *table;
+	struct ib_gid_table *table = gid_table_lookup(ib_dev, port);
 	struct gid_match m;
-	unsigned long flags;
-	int ix;
 
-	table = gid_table_lookup(ib_dev, port);
 	if (!table || !gid || !filter)
 		return ERR_PTR(-EINVAL);
+	/* the GID value alone: type and net device are the filter's business */
 	gid_match_init(&m, gid, 0, NULL);
 	m.what = GID_MATCH_GID;
-
-	read_lock_irqsave(&table->rwlock, flags);
-	for (ix = 0; ix < table->size; ix++) {
-		if (ib_gid_entry_matches(table, ix, &m) &&
-		    filter(gid, &table->slots[ix]->attr, context)) {
-			attr = gid_table_hold(table, ix);
-			break;
-		}
-	}
-	read_unlock_irqrestore(&table->rwlock, flags);
-	return attr;
+	return gid_table_find_hold(table, &m, filter, context);
 }
 EXPORT_SYMBOL(rdma_find_gid_by_filter);
 
@@ -416,6 +418,22 @@ static int gid_lower_vlan(struct net_device *lower,
 	return 1;	/* one level only */
 }
 
+/*
+ * The VLAN a RoCE GID's net device sits on: its own id if it is a VLAN
+ * device, else that of a VLAN device directly below it (a macvlan on a
+ * VLAN, say); 0xffff for none. Caller in RCU.
+ */
+static u16 gid_ndev_vlan_id(struct net_device *ndev)
+{
+	u16 vid = 0xffff;
+	struct netdev_nested_priv priv = { .data = &vid };
+
+	if (is_vlan_dev(ndev))
+		return vlan_dev_vlan_id(ndev);
+	netdev_walk_all_lower_dev_rcu(ndev, gid_lower_vlan, &priv);
+	return vid;
+}
+
 /**
  * rdma_read_gid_l2_fields() - VLAN id and source MAC of a RoCE GID entry
  * @attr: an attr the caller holds a reference on
@@ -429,26 +447,21 @@ static int gid_lower_vlan(struct net_device *lower,
 int rdma_read_gid_l2_fields(const struct ib_gid_attr *attr,
 			    u16 *vlan_id, u8 *smac)
 {
-	struct netdev_nested_priv priv = { .data = vlan_id };
 	struct net_device *ndev;
+	int ret = 0;
 
+	/* attr->ndev is cleared (RCU) when the entry loses its net device */
 	rcu_read_lock();
 	ndev = rcu_dereference(attr->ndev);
-	if (!ndev) {
-		rcu_read_unlock();
-		return -ENODEV;
-	}
-	if (smac)
-		ether_addr_copy(smac, ndev->dev_addr);
-	if (vlan_id) {
-		*vlan_id = 0xffff;
-		if (is_vlan_dev(ndev))
-			*vlan_id = vlan_dev_vlan_id(ndev);
-		else
-			netdev_walk_all_lower_dev_rcu(ndev, gid_lower_vlan,
-						      &priv);
+	if (ndev) {
+		if (smac)
+			ether_addr_copy(smac, ndev->dev_addr);
+		if (vlan_id)
+			*vlan_id = gid_ndev_vlan_id(ndev);
+	} else {
+		ret = -ENODEV;
 	}
 	rcu_read_unlock();
-	return 0;
+	return ret;
 }
 EXPORT_SYMBOL(rdma_read_gid_l2_fields);

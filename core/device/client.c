@@ -94,29 +94,43 @@ out_unlock:
 }
 
 /*
- * Detach client @id from @dev and call its remove(), without holding any
- * lock: remove() may call back into the core. Returns at once if another
- * thread already detaches it; ib_unregister_client() waits for that one.
+ * Claim the removal of client @id from @dev: clearing the mark hides the
+ * client's data from readers and makes sure only one thread removes it.
+ * Returns the client, with its data in *@data, or NULL when the client is
+ * not attached (never was, or another thread claimed it first).
+ */
+static struct ib_client *client_context_claim(struct ib_device *dev, u32 id,
+					      void **data)
+{
+	struct ib_client *client = NULL;
+
+	down_write(&dev->client_data_rwsem);
+	if (xa_get_mark(&dev->client_data, id, CLIENT_DATA_REGISTERED)) {
+		xa_clear_mark(&dev->client_data, id, CLIENT_DATA_REGISTERED);
+		*data = xa_load(&dev->client_data, id);
+		/* still listed: the context we claimed holds one of its uses */
+		client = xa_load(&clients, id);
+	}
+	up_write(&dev->client_data_rwsem);
+	return client;
+}
+
+/*
+ * Detach client @id from @dev and call its remove(). Returns at once if
+ * another thread detaches it; ib_unregister_client() waits for that one.
  */
 static void client_context_remove(struct ib_device *dev, u32 id)
 {
 	struct ib_client *client;
 	void *data;
 
-	down_write(&dev->client_data_rwsem);
-	if (!xa_get_mark(&dev->client_data, id, CLIENT_DATA_REGISTERED)) {
-		up_write(&dev->client_data_rwsem);
+	client = client_context_claim(dev, id, &data);
+	if (!client)
 		return;
-	}
-	data = xa_load(&dev->client_data, id);
-	xa_clear_mark(&dev->client_data, id, CLIENT_DATA_REGISTERED);
-	/* stays listed: our context holds one of its uses */
-	client = xa_load(&clients, id);
-	up_write(&dev->client_data_rwsem);
 
+	/* no lock held here: remove() may call back into the core */
 	if (client->remove)
 		client->remove(dev, data);
-
 	xa_erase(&dev->client_data, id);
 	client_context_put(dev, client);
 }
@@ -193,29 +207,42 @@ void ib_client_rename_all(struct ib_device *dev)
 	up_read(&clients_rwsem);
 }
 
-/* Take the id above all ids in use and list @client as registered. */
+/*
+ * List @client as registered under the id above every id in use, so that
+ * the ids give the add() order. It starts with one use, the registration
+ * itself, which ib_unregister_client() drops.
+ */
 static int client_id_assign(struct ib_client *client)
 {
 	int ret;
 
 	lockdep_assert_held_write(&clients_rwsem);
+	refcount_set(&client->uses, 1);
+	init_completion(&client->uses_zero);
 	client->client_id = highest_client_id;
 	ret = xa_insert(&clients, client->client_id, client, GFP_KERNEL);
-	if (ret)
-		return ret;
-	highest_client_id++;
-	xa_set_mark(&clients, client->client_id, CLIENT_REGISTERED);
-	return 0;
+	if (!ret) {
+		xa_set_mark(&clients, client->client_id, CLIENT_REGISTERED);
+		highest_client_id = client->client_id + 1;
+	}
+	return ret;
 }
 
-/* Drop @client's entry and lower highest_client_id past unused ids. */
+/*
+ * Unlist @client. highest_client_id becomes one past the highest id still
+ * in use, so the ids of clients that went last are handed out again.
+ */
 static void client_id_release(struct ib_client *client)
 {
+	unsigned long index;
+	void *entry;
+	u32 top = 0;
+
 	down_write(&clients_rwsem);
 	xa_erase(&clients, client->client_id);
-	while (highest_client_id &&
-	       !xa_load(&clients, highest_client_id - 1))
-		highest_client_id--;
+	xa_for_each(&clients, index, entry)
+		top = index + 1;
+	highest_client_id = top;
 	up_write(&clients_rwsem);
 }
 
@@ -236,33 +263,57 @@ int ib_register_client(struct ib_client *client)
 {
 	struct ib_device *dev;
 	unsigned long index;
-	bool listed = false;
 	int ret;
 
-	refcount_set(&client->uses, 1);
-	init_completion(&client->uses_zero);
-
-	/* no device can be enabled or disabled while we go through them */
+	/*
+	 * Both locks for writing: no device is enabled or disabled while we
+	 * go through them, so each registered device gets add() exactly once
+	 * (a device enabled later finds the client listed).
+	 */
 	down_write(&ib_devices_rwsem);
 	down_write(&clients_rwsem);
 	ret = client_id_assign(client);
 	if (ret)
-		goto out_unlock;
-	listed = true;
+		goto err_unlock;
 	xa_for_each_marked(&ib_devices, index, dev, IB_DEVICE_REGISTERED) {
 		ret = client_context_add(dev, client);
 		if (ret)
-			break;
+			goto err_unregister;
 	}
-out_unlock:
 	up_write(&clients_rwsem);
 	up_write(&ib_devices_rwsem);
+	return 0;
 
-	if (listed && ret)
-		ib_unregister_client(client);
+err_unregister:
+	up_write(&clients_rwsem);
+	up_write(&ib_devices_rwsem);
+	/* listed, maybe with devices already: take it all back */
+	ib_unregister_client(client);
+	return ret;
+
+err_unlock:
+	up_write(&clients_rwsem);
+	up_write(&ib_devices_rwsem);
 	return ret;
 }
 EXPORT_SYMBOL(ib_register_client);
+
+/*
+ * The first device at index *@from or above that ib_device_try_get()
+ * holds, its index stored in *@from; NULL when there is none. Devices are
+ * freed only after an RCU grace period, so RCU is enough to try one.
+ */
+static struct ib_device *client_next_device(unsigned long *from)
+{
+	struct ib_device *dev;
+
+	rcu_read_lock();
+	xa_for_each_start(&ib_devices, *from, dev, *from)
+		if (ib_device_try_get(dev))
+			break;
+	rcu_read_unlock();
+	return dev;
+}
 
 /**
  * ib_unregister_client() - Unregister a client
@@ -279,29 +330,23 @@ void ib_unregister_client(struct ib_client *client)
 	struct ib_device *dev;
 	unsigned long index;
 
+	/* the registration's use goes, and no new device gets the client */
 	down_write(&clients_rwsem);
 	client_put(client);
 	xa_clear_mark(&clients, client->client_id, CLIENT_REGISTERED);
 	up_write(&clients_rwsem);
 
-	/*
-	 * Devices are freed after an RCU grace period, so one seen under
-	 * RCU can be tried; a registered one is held across remove().
-	 */
-	rcu_read_lock();
-	xa_for_each(&ib_devices, index, dev) {
-		if (!ib_device_try_get(dev))
-			continue;
-		rcu_read_unlock();
-
+	/* no lock is held across remove(); the device is held instead */
+	for (index = 0; (dev = client_next_device(&index)); index++) {
 		client_context_remove(dev, client->client_id);
 		ib_device_put(dev);
-
-		rcu_read_lock();
 	}
-	rcu_read_unlock();
 
-	/* removals that unregistering devices run in other threads */
+	/*
+	 * client_context_remove() returns early when an unregistering
+	 * device's thread claimed the removal: its use of the client is
+	 * dropped only once that remove() is over.
+	 */
 	wait_for_completion(&client->uses_zero);
 	client_id_release(client);
 }
@@ -320,13 +365,15 @@ EXPORT_SYMBOL(ib_unregister_client);
 void ib_set_client_data(struct ib_device *device, struct ib_client *client,
 			void *data)
 {
-	void *old;
-
+	/* an ERR_PTR is a client bug: NULL is stored instead */
 	if (WARN_ON(IS_ERR(data)))
 		data = NULL;
-	old = xa_store(&device->client_data, client->client_id, data,
-		       GFP_KERNEL);
-	WARN_ON(xa_is_err(old));
+	/*
+	 * The entry exists from client_context_add() on, so the store only
+	 * replaces a pointer and should not need memory.
+	 */
+	WARN_ON(xa_is_err(xa_store(&device->client_data, client->client_id,
+				   data, GFP_KERNEL)));
 }
 EXPORT_SYMBOL(ib_set_client_data);
 

@@ -91,19 +91,29 @@ void ib_device_class_unregister(void)
 
 /* ---- Logging ------------------------------------------------------------- */
 
-static void ibdev_vprintk(const char *level, const struct ib_device *ibdev,
-			  struct va_format *vaf)
+/*
+ * The one place that formats a device message; every ibdev_*() helper
+ * hands it its va_list. A device with a parent logs through the parent's
+ * struct device, so the line carries the bus driver and address too.
+ */
+static void ibdev_vlog(const char *level, const struct ib_device *ibdev,
+		       const char *format, va_list *args)
 {
-	const struct device *parent = ibdev ? ibdev->dev.parent : NULL;
+	struct va_format vaf = { .fmt = format, .va = args };
+	const struct device *parent;
 
-	if (parent)
-		dev_printk_emit(printk_get_level(level) - '0', parent,
-				"%s %s %s: %pV", dev_driver_string(parent),
-				dev_name(parent), dev_name(&ibdev->dev), vaf);
-	else if (ibdev)
-		printk("%s%s: %pV", level, dev_name(&ibdev->dev), vaf);
-	else
-		printk("%s(NULL ib_device): %pV", level, vaf);
+	if (!ibdev) {
+		printk("%s(NULL ib_device): %pV", level, &vaf);
+		return;
+	}
+	parent = ibdev->dev.parent;
+	if (!parent) {
+		printk("%s%s: %pV", level, dev_name(&ibdev->dev), &vaf);
+		return;
+	}
+	dev_printk_emit(printk_get_level(level) - '0', parent, "%s %s %s: %pV",
+			dev_driver_string(parent), dev_name(parent),
+			dev_name(&ibdev->dev), &vaf);
 }
 
 /**
@@ -120,13 +130,10 @@ static void ibdev_vprintk(const char *level, const struct ib_device *ibdev,
 void ibdev_printk(const char *level, const struct ib_device *ibdev,
 		  const char *format, ...)
 {
-	struct va_format vaf;
 	va_list args;
 
 	va_start(args, format);
-	vaf.fmt = format;
-	vaf.va = &args;
-	ibdev_vprintk(level, ibdev, &vaf);
+	ibdev_vlog(level, ibdev, format, &args);
 	va_end(args);
 }
 EXPORT_SYMBOL(ibdev_printk);
@@ -138,13 +145,10 @@ EXPORT_SYMBOL(ibdev_printk);
 #define IBDEV_PRINTK_LEVEL(fn, level)					\
 void fn(const struct ib_device *ibdev, const char *format, ...)	\
 {									\
-	struct va_format vaf;						\
 	va_list args;							\
 									\
 	va_start(args, format);						\
-	vaf.fmt = format;						\
-	vaf.va = &args;							\
-	ibdev_vprintk(level, ibdev, &vaf);				\
+	ibdev_vlog(level, ibdev, format, &args);			\
 	va_end(args);							\
 }									\
 EXPORT_SYMBOL(fn)
@@ -247,24 +251,40 @@ struct ib_device *_ib_alloc_device(size_t size)
 	struct ib_device *dev;
 	unsigned int i;
 
-	if (WARN_ON(size < sizeof(struct ib_device)))
-		return NULL;
-
-	dev = kzalloc(size, GFP_KERNEL);
+	/* a driver struct that does not start with an ib_device is a bug */
+	dev = WARN_ON(size < sizeof(*dev)) ? NULL : kzalloc(size, GFP_KERNEL);
 	if (!dev)
 		return NULL;
-	if (rdma_restrack_init(dev)) {
-		kfree(dev);
-		return NULL;
-	}
+	if (rdma_restrack_init(dev))
+		goto err_free;
 
 	device_locks_init(dev);
 	device_kobj_init(dev);
 	for (i = 0; i < ARRAY_SIZE(default_uverbs_cmds); i++)
 		dev->uverbs_cmd_mask |= BIT_ULL(default_uverbs_cmds[i]);
 	return dev;
+
+err_free:
+	/* nothing refers to the memory yet: no put_device() */
+	kfree(dev);
+	return NULL;
 }
 EXPORT_SYMBOL(_ib_alloc_device);
+
+/*
+ * Give up @dev's slot in ib_devices. A device that never got a name has no
+ * slot: its index is 0, which may belong to another device.
+ */
+static void device_unlist(struct ib_device *dev)
+{
+	struct ib_device *listed;
+
+	down_write(&ib_devices_rwsem);
+	listed = xa_load(&ib_devices, dev->index);
+	if (listed == dev)
+		xa_erase(&ib_devices, dev->index);
+	up_write(&ib_devices_rwsem);
+}
 
 /**
  * ib_dealloc_device() - Free a device from ib_alloc_device()
@@ -283,14 +303,12 @@ void ib_dealloc_device(struct ib_device *device)
 		device->ops.dealloc_driver(device);
 
 	/*
-	 * ib_unregister_driver() finds devices through ib_devices, so a
-	 * device stays listed until its driver is done with it.
+	 * Only now, with the driver done, may the device leave ib_devices:
+	 * ib_unregister_driver() finds (and waits for) devices there, and
+	 * that is what keeps the driver's module around while its ops can
+	 * still be called.
 	 */
-	down_write(&ib_devices_rwsem);
-	if (xa_load(&ib_devices, device->index) == device)
-		xa_erase(&ib_devices, device->index);
-	up_write(&ib_devices_rwsem);
-
+	device_unlist(device);
 	ib_port_netdevs_release(device);
 	WARN_ON(!xa_empty(&device->client_data));
 	WARN_ON(refcount_read(&device->refcount));
@@ -347,21 +365,23 @@ static void ops_slots_merge(struct ib_device_ops *dst,
  */
 void ib_set_device_ops(struct ib_device *dev, const struct ib_device_ops *ops)
 {
-	struct ib_device_ops *dev_ops = &dev->ops;
+	struct ib_device_ops *cur = &dev->ops;
+	bool has_id = ops->driver_id != RDMA_DRIVER_UNKNOWN;
 
-	if (ops->driver_id != RDMA_DRIVER_UNKNOWN) {
-		WARN_ON(dev_ops->driver_id != RDMA_DRIVER_UNKNOWN &&
-			dev_ops->driver_id != ops->driver_id);
-		dev_ops->driver_id = ops->driver_id;
-	}
-	if (ops->owner) {
-		WARN_ON(dev_ops->owner && dev_ops->owner != ops->owner);
-		dev_ops->owner = ops->owner;
-	}
-	if (ops->uverbs_abi_ver)
-		dev_ops->uverbs_abi_ver = ops->uverbs_abi_ver;
-	dev_ops->uverbs_no_driver_id_binding |= ops->uverbs_no_driver_id_binding;
-	ops_slots_merge(dev_ops, ops);
+	/*
+	 * Who the driver is must not change between its tables: a second,
+	 * different driver_id or owner is a driver bug. The last one set is
+	 * kept all the same.
+	 */
+	WARN_ON(has_id && cur->driver_id != RDMA_DRIVER_UNKNOWN &&
+		cur->driver_id != ops->driver_id);
+	WARN_ON(ops->owner && cur->owner && cur->owner != ops->owner);
+
+	cur->driver_id = has_id ? ops->driver_id : cur->driver_id;
+	cur->owner = ops->owner ?: cur->owner;
+	cur->uverbs_abi_ver = ops->uverbs_abi_ver ?: cur->uverbs_abi_ver;
+	cur->uverbs_no_driver_id_binding |= ops->uverbs_no_driver_id_binding;
+	ops_slots_merge(cur, ops);
 }
 EXPORT_SYMBOL(ib_set_device_ops);
 
@@ -583,6 +603,9 @@ static void device_dealloc_by_caller(struct ib_device *dev)
  */
 static void device_unregister_once(struct ib_device *dev)
 {
+	/* device_disable() takes ib_devices_rwsem for writing */
+	lockdep_assert_not_held(&ib_devices_rwsem);
+
 	mutex_lock(&dev->unregistration_lock);
 	if (!refcount_read(&dev->refcount))
 		goto out;
@@ -637,29 +660,42 @@ int ib_register_device(struct ib_device *device, const char *name,
 {
 	int ret;
 
-	ret = ib_device_name_assign(device, name);
-	if (ret)
-		return ret;
-
+	/*
+	 * Without a DMA device the core puts kernel virtual addresses in
+	 * SGEs; with one, it must be able to say how it maps (dma_parms).
+	 */
 	WARN_ON(dma_device && !dma_device->dma_parms);
 	device->dma_device = dma_device;
 
-	ret = device_steps_run(device);
+	ret = ib_device_name_assign(device, name);
+	if (!ret)
+		ret = device_steps_run(device);
 	if (ret)
 		return ret;
 
+	/* either way, device_enable() leaves us a reference to drop */
 	ret = device_enable(device);
 	if (ret) {
 		device_register_abort(device);
-		return ret;
+	} else {
+		dev_set_uevent_suppress(&device->dev, false);
+		kobject_uevent(&device->dev.kobj, KOBJ_ADD);
+		ib_device_put(device);
 	}
-
-	dev_set_uevent_suppress(&device->dev, false);
-	kobject_uevent(&device->dev.kobj, KOBJ_ADD);
-	ib_device_put(device);
-	return 0;
+	return ret;
 }
 EXPORT_SYMBOL(ib_register_device);
+
+/*
+ * Every way into unregistration ends here. The caller pinned the memory
+ * with get_device() (a dealloc_driver may free the device on the way) and
+ * hands that pin over: after return @dev may be gone.
+ */
+static void device_unregister_unpin(struct ib_device *dev)
+{
+	device_unregister_once(dev);
+	put_device(&dev->dev);
+}
 
 /**
  * ib_unregister_device() - Take a device out of the RDMA stack
@@ -672,13 +708,12 @@ EXPORT_SYMBOL(ib_register_device);
  * nothing; concurrent callers all return after the device is unregistered.
  *
  * Context: Process context, may sleep (for as long as references are held).
- * Must not hold locks a client's remove() might take.
+ * Must not hold ib_devices_rwsem or locks a client's remove() might take.
  */
 void ib_unregister_device(struct ib_device *ib_dev)
 {
 	get_device(&ib_dev->dev);
-	device_unregister_once(ib_dev);
-	put_device(&ib_dev->dev);
+	device_unregister_unpin(ib_dev);
 }
 EXPORT_SYMBOL(ib_unregister_device);
 
@@ -695,12 +730,33 @@ EXPORT_SYMBOL(ib_unregister_device);
 void ib_unregister_device_and_put(struct ib_device *ib_dev)
 {
 	WARN_ON(!ib_dev->ops.dealloc_driver);
+	/* the pin first: our reference may be what keeps the device alive */
 	get_device(&ib_dev->dev);
 	ib_device_put(ib_dev);
-	device_unregister_once(ib_dev);
-	put_device(&ib_dev->dev);
+	device_unregister_unpin(ib_dev);
 }
 EXPORT_SYMBOL(ib_unregister_device_and_put);
+
+/*
+ * The first device of @driver_id at index *@from or above, pinned with
+ * get_device(), its index stored in *@from; NULL when there is none.
+ * Devices stay in ib_devices until ib_dealloc_device(), so a device whose
+ * unregistration runs elsewhere is still found, and waited for.
+ */
+static struct ib_device *device_next_of_driver(enum rdma_driver_id driver_id,
+					       unsigned long *from)
+{
+	struct ib_device *dev;
+
+	down_read(&ib_devices_rwsem);
+	xa_for_each_start(&ib_devices, *from, dev, *from)
+		if (dev->ops.driver_id == driver_id) {
+			get_device(&dev->dev);
+			break;
+		}
+	up_read(&ib_devices_rwsem);
+	return dev;
+}
 
 /**
  * ib_unregister_driver() - Unregister every device of a driver
@@ -710,38 +766,27 @@ EXPORT_SYMBOL(ib_unregister_device_and_put);
  * including unregistrations queued or running elsewhere: a driver calls it
  * before its module goes away. It does not stop new registrations.
  *
- * Context: Process context, may sleep.
+ * Context: Process context, may sleep. Must not hold ib_devices_rwsem.
  */
 void ib_unregister_driver(enum rdma_driver_id driver_id)
 {
 	struct ib_device *dev;
-	unsigned long index;
+	unsigned long index = 0;
 
-	down_read(&ib_devices_rwsem);
-	xa_for_each(&ib_devices, index, dev) {
-		if (dev->ops.driver_id != driver_id)
-			continue;
-
-		get_device(&dev->dev);
-		up_read(&ib_devices_rwsem);
-
+	/* no ib_devices_rwsem across an unregistration: it takes the lock */
+	while ((dev = device_next_of_driver(driver_id, &index))) {
 		WARN_ON(!dev->ops.dealloc_driver);
-		device_unregister_once(dev);
-
-		put_device(&dev->dev);
-		down_read(&ib_devices_rwsem);
+		device_unregister_unpin(dev);
+		index++;
 	}
-	up_read(&ib_devices_rwsem);
 }
 EXPORT_SYMBOL(ib_unregister_driver);
 
+/* Queued by ib_unregister_device_queued(); owns the pin taken there. */
 static void device_unregister_work(struct work_struct *work)
 {
-	struct ib_device *dev =
-		container_of(work, struct ib_device, unregistration_work);
-
-	device_unregister_once(dev);
-	put_device(&dev->dev);
+	device_unregister_unpin(container_of(work, struct ib_device,
+					     unregistration_work));
 }
 
 /**
@@ -750,7 +795,8 @@ static void device_unregister_work(struct work_struct *work)
  *
  * For callers that hold locks unregistration must not run under (RTNL, for
  * instance). The driver must call ib_unregister_driver() before its module
- * unloads, which waits for the queued work.
+ * unloads, which waits for the queued work. Queuing a device whose work is
+ * already pending does nothing more.
  *
  * Context: Any context that may queue work.
  */
@@ -758,9 +804,13 @@ void ib_unregister_device_queued(struct ib_device *ib_dev)
 {
 	WARN_ON(!refcount_read(&ib_dev->refcount));
 	WARN_ON(!ib_dev->ops.dealloc_driver);
+
+	/* the work item owns a pin for as long as it is queued */
 	get_device(&ib_dev->dev);
-	if (!queue_work(ib_unreg_wq, &ib_dev->unregistration_work))
-		put_device(&ib_dev->dev);
+	if (queue_work(ib_unreg_wq, &ib_dev->unregistration_work))
+		return;
+	/* already pending: that work's pin covers this request too */
+	put_device(&ib_dev->dev);
 }
 EXPORT_SYMBOL(ib_unregister_device_queued);
 
@@ -833,16 +883,16 @@ struct ib_device *ib_device_get_by_index(const struct net *net, u32 index)
 struct ib_device *ib_device_get_by_name(const char *name,
 					enum rdma_driver_id driver_id)
 {
-	struct ib_device *dev;
+	bool any_driver = driver_id == RDMA_DRIVER_UNKNOWN;
+	struct ib_device *found, *held = NULL;
 
 	down_read(&ib_devices_rwsem);
-	dev = ib_device_find_by_name(name);
-	if (dev && driver_id != RDMA_DRIVER_UNKNOWN &&
-	    dev->ops.driver_id != driver_id)
-		dev = NULL;
-	dev = ib_device_get_registered(dev);
+	found = ib_device_find_by_name(name);
+	/* the name is unique, so a device of another driver means none */
+	if (found && (any_driver || found->ops.driver_id == driver_id))
+		held = ib_device_get_registered(found);
 	up_read(&ib_devices_rwsem);
-	return dev;
+	return held;
 }
 EXPORT_SYMBOL(ib_device_get_by_name);
 

@@ -140,23 +140,37 @@ EXPORT_SYMBOL(ib_port_immutable_read);
 static DEFINE_SPINLOCK(ndev_hash_lock);
 static DEFINE_HASHTABLE(ndev_hash, 5);
 
-/* Put @pdata in the hash bucket of its current net device, if it has one. */
+/* A port's net device, for those holding its netdev_lock. */
+static struct net_device *port_netdev_locked(struct ib_port_data *pdata)
+{
+	return rcu_dereference_protected(pdata->netdev,
+					 lockdep_is_held(&pdata->netdev_lock));
+}
+
+/*
+ * Move @pdata to the bucket of the net device it has now (none: out of the
+ * hash). hash_del_rcu() leaves the node's forward link for readers still
+ * standing on it; re-adding the node before a grace period has passed could
+ * lead them into another bucket, hence the wait, with the lock dropped.
+ * Another update may hash the node while we wait, so look again after.
+ */
 static void port_ndev_hash_update(struct ib_port_data *pdata)
 {
+	struct net_device *ndev;
 	unsigned long flags;
 
 	might_sleep();
 	spin_lock_irqsave(&ndev_hash_lock, flags);
-	if (hash_hashed(&pdata->ndev_hash_link)) {
+	while (hash_hashed(&pdata->ndev_hash_link)) {
 		hash_del_rcu(&pdata->ndev_hash_link);
 		spin_unlock_irqrestore(&ndev_hash_lock, flags);
-		/* a reader may still be on the node: wait before reusing it */
 		synchronize_rcu();
 		spin_lock_irqsave(&ndev_hash_lock, flags);
 	}
-	if (rcu_access_pointer(pdata->netdev))
+	ndev = rcu_access_pointer(pdata->netdev);
+	if (ndev)
 		hash_add_rcu(ndev_hash, &pdata->ndev_hash_link,
-			     (uintptr_t)rcu_access_pointer(pdata->netdev));
+			     (uintptr_t)ndev);
 	spin_unlock_irqrestore(&ndev_hash_lock, flags);
 }
 
@@ -169,7 +183,8 @@ static void port_ndev_hash_update(struct ib_port_data *pdata)
  * The port keeps a reference on @ndev until it is replaced, the device is
  * unregistered or freed. The caller must make sure @ndev is not yet
  * unregistering, and untie it (or unregister @ib_dev) on NETDEV_UNREGISTER.
- * A port has at most one net device.
+ * A port has at most one net device. Drivers may call it before
+ * ib_register_device(), so the per-port data is allocated here if needed.
  *
  * Context: Process context, may sleep.
  * Return: 0, -EINVAL for a bad port, -ENOMEM.
@@ -180,33 +195,54 @@ int ib_device_set_netdev(struct ib_device *ib_dev, struct net_device *ndev,
 	struct ib_port_data *pdata;
 	struct net_device *old;
 	unsigned long flags;
+	bool changed;
 	int ret;
 
-	if (!rdma_is_port_valid(ib_dev, port))
-		return -EINVAL;
-	ret = port_data_alloc(ib_dev);
+	ret = rdma_is_port_valid(ib_dev, port) ? port_data_alloc(ib_dev) :
+						 -EINVAL;
 	if (ret)
 		return ret;
 
 	pdata = &ib_dev->port_data[port];
 	spin_lock_irqsave(&pdata->netdev_lock, flags);
-	old = rcu_dereference_protected(pdata->netdev,
-					lockdep_is_held(&pdata->netdev_lock));
-	if (old == ndev) {
-		spin_unlock_irqrestore(&pdata->netdev_lock, flags);
-		return 0;
+	old = port_netdev_locked(pdata);
+	changed = old != ndev;
+	if (changed) {
+		dev_hold(ndev);		/* NULL is fine for both */
+		rcu_assign_pointer(pdata->netdev, ndev);
 	}
-	if (ndev)
-		dev_hold(ndev);
-	rcu_assign_pointer(pdata->netdev, ndev);
 	spin_unlock_irqrestore(&pdata->netdev_lock, flags);
 
-	port_ndev_hash_update(pdata);
-	if (old)
+	/* rehash first (it sleeps), and only then let the old one go */
+	if (changed) {
+		port_ndev_hash_update(pdata);
 		dev_put(old);
+	}
 	return 0;
 }
 EXPORT_SYMBOL(ib_device_set_netdev);
+
+/*
+ * ib_device_set_netdev(NULL) for one port, without sleeping: nobody
+ * re-adds the node, so no grace period is needed before it is reused. The
+ * net device may be freed after the put; lookups only compare its address.
+ */
+static void port_netdev_drop(struct ib_port_data *pdata)
+{
+	struct net_device *ndev;
+	unsigned long flags;
+
+	spin_lock_irqsave(&pdata->netdev_lock, flags);
+	ndev = port_netdev_locked(pdata);
+	if (ndev) {
+		spin_lock(&ndev_hash_lock);
+		hash_del_rcu(&pdata->ndev_hash_link);
+		spin_unlock(&ndev_hash_lock);
+		RCU_INIT_POINTER(pdata->netdev, NULL);
+		dev_put(ndev);
+	}
+	spin_unlock_irqrestore(&pdata->netdev_lock, flags);
+}
 
 /**
  * ib_port_netdevs_release() - Untie every port of a device from its net device
@@ -220,29 +256,11 @@ EXPORT_SYMBOL(ib_device_set_netdev);
  */
 void ib_port_netdevs_release(struct ib_device *dev)
 {
-	unsigned long flags;
 	u32 port;
 
-	if (!dev->port_data)
-		return;
-
-	rdma_for_each_port(dev, port) {
-		struct ib_port_data *pdata = &dev->port_data[port];
-		struct net_device *ndev;
-
-		spin_lock_irqsave(&pdata->netdev_lock, flags);
-		ndev = rcu_dereference_protected(pdata->netdev,
-					lockdep_is_held(&pdata->netdev_lock));
-		if (ndev) {
-			spin_lock(&ndev_hash_lock);
-			hash_del_rcu(&pdata->ndev_hash_link);
-			spin_unlock(&ndev_hash_lock);
-			RCU_INIT_POINTER(pdata->netdev, NULL);
-			/* only the pointer value is compared after this */
-			dev_put(ndev);
-		}
-		spin_unlock_irqrestore(&pdata->netdev_lock, flags);
-	}
+	if (dev->port_data)
+		rdma_for_each_port(dev, port)
+			port_netdev_drop(&dev->port_data[port]);
 }
 
 /**
@@ -391,36 +409,50 @@ EXPORT_SYMBOL(rdma_port_get_link_layer);
 
 /*
  * iWARP ports have no subnet manager: the core derives state and MTU from
- * the net device (up with an IPv4 address is active), then lets the driver
- * add its part.
+ * the net device, then lets the driver add its part. The state climbs with
+ * what the net device has: no carrier, carrier, carrier and an IPv4
+ * address.
  */
+enum iwarp_link { IWARP_NO_CARRIER, IWARP_NO_ADDRESS, IWARP_ADDRESSED };
+
+static const struct {
+	enum ib_port_state state;
+	enum ib_port_phys_state phys_state;
+} iwarp_port_states[] = {
+	[IWARP_NO_CARRIER] = { IB_PORT_DOWN, IB_PORT_PHYS_STATE_DISABLED },
+	[IWARP_NO_ADDRESS] = { IB_PORT_INIT,
+			       IB_PORT_PHYS_STATE_PORT_CONFIGURATION_TRAINING },
+	[IWARP_ADDRESSED]  = { IB_PORT_ACTIVE, IB_PORT_PHYS_STATE_LINK_UP },
+};
+
+static enum iwarp_link iwarp_link_of(struct net_device *ndev)
+{
+	const struct in_device *inetdev;
+	bool addressed;
+
+	if (!netif_carrier_ok(ndev))
+		return IWARP_NO_CARRIER;
+	rcu_read_lock();
+	inetdev = __in_dev_get_rcu(ndev);
+	addressed = inetdev && rcu_access_pointer(inetdev->ifa_list);
+	rcu_read_unlock();
+	return addressed ? IWARP_ADDRESSED : IWARP_NO_ADDRESS;
+}
+
 static int port_query_iwarp(struct ib_device *dev, u32 port,
 			    struct ib_port_attr *attr)
 {
 	struct net_device *ndev = ib_device_get_netdev(dev, port);
-	const struct in_device *inetdev;
+	enum iwarp_link link;
 
 	if (!ndev)
 		return -ENODEV;
 
+	link = iwarp_link_of(ndev);
+	attr->state = iwarp_port_states[link].state;
+	attr->phys_state = iwarp_port_states[link].phys_state;
 	attr->max_mtu = IB_MTU_4096;
 	attr->active_mtu = ib_mtu_int_to_enum(ndev->mtu);
-	if (!netif_carrier_ok(ndev)) {
-		attr->state = IB_PORT_DOWN;
-		attr->phys_state = IB_PORT_PHYS_STATE_DISABLED;
-	} else {
-		rcu_read_lock();
-		inetdev = __in_dev_get_rcu(ndev);
-		if (inetdev && rcu_access_pointer(inetdev->ifa_list)) {
-			attr->state = IB_PORT_ACTIVE;
-			attr->phys_state = IB_PORT_PHYS_STATE_LINK_UP;
-		} else {
-			attr->state = IB_PORT_INIT;
-			attr->phys_state =
-				IB_PORT_PHYS_STATE_PORT_CONFIGURATION_TRAINING;
-		}
-		rcu_read_unlock();
-	}
 	dev_put(ndev);
 	return dev->ops.query_port(dev, port, attr);
 }

@@ -363,22 +363,33 @@ struct rdma_restrack_entry *rdma_restrack_get_byid(struct ib_device *dev,
 {
 	struct rdma_restrack_root *root = &dev->res[type];
 	struct rdma_restrack_entry *res;
+	bool pinned;
 
+	/*
+	 * Under the xarray lock the entry cannot be erased and freed between
+	 * the load and the get; a zero kref means it is being destroyed.
+	 */
 	xa_lock(&root->xa);
 	res = xa_load(&root->xa, id);
-	if (!res || !rdma_restrack_get(res))
-		res = ERR_PTR(-ENOENT);
+	pinned = res && rdma_restrack_get(res);
 	xa_unlock(&root->xa);
-	return res;
+	return pinned ? res : ERR_PTR(-ENOENT);
 }
 EXPORT_SYMBOL(rdma_restrack_get_byid);
 
 /* ---- Owner names --------------------------------------------------------- */
 
-/* A user object: hold @task as its owner, replacing any earlier one. */
-static void restrack_task_set(struct rdma_restrack_entry *res,
-			      struct task_struct *task)
+/*
+ * Record who owns @res. A kernel object is named after its module
+ * (@kern_name); a user object holds its @task, replacing any earlier one.
+ */
+static void restrack_owner_set(struct rdma_restrack_entry *res, bool user,
+			       const char *kern_name, struct task_struct *task)
 {
+	if (!user) {
+		res->kern_name = kern_name;
+		return;
+	}
 	if (WARN_ON_ONCE(!task))
 		return;
 	get_task_struct(task);
@@ -407,10 +418,7 @@ static void restrack_task_drop(struct rdma_restrack_entry *res)
 void rdma_restrack_set_name(struct rdma_restrack_entry *res,
 			    const char *caller)
 {
-	if (caller)
-		res->kern_name = caller;
-	else
-		restrack_task_set(res, current);
+	restrack_owner_set(res, !caller, caller, current);
 }
 EXPORT_SYMBOL(rdma_restrack_set_name);
 
@@ -424,10 +432,8 @@ EXPORT_SYMBOL(rdma_restrack_set_name);
 void rdma_restrack_parent_name(struct rdma_restrack_entry *dst,
 			       const struct rdma_restrack_entry *parent)
 {
-	if (rdma_is_kernel_res(parent))
-		dst->kern_name = parent->kern_name;
-	else
-		restrack_task_set(dst, parent->task);
+	restrack_owner_set(dst, !rdma_is_kernel_res(parent), parent->kern_name,
+			   parent->task);
 }
 EXPORT_SYMBOL(rdma_restrack_parent_name);
 
@@ -445,9 +451,10 @@ EXPORT_SYMBOL(rdma_restrack_parent_name);
 void rdma_restrack_new(struct rdma_restrack_entry *res,
 		       enum rdma_restrack_type type)
 {
-	kref_init(&res->kref);
-	init_completion(&res->comp);
 	res->type = type;
+	/* the creator's reference; @comp fires when the last one goes */
+	init_completion(&res->comp);
+	kref_init(&res->kref);
 }
 EXPORT_SYMBOL(rdma_restrack_new);
 

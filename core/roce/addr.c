@@ -84,6 +84,16 @@ static struct workqueue_struct *addr_wq;
 
 /* ---- Address sizes and source devices ------------------------------------ */
 
+/* The address families RDMA resolves, and their sockaddr sizes. */
+static const struct {
+	sa_family_t family;
+	int size;
+} addr_family_sizes[] = {
+	{ AF_INET,	sizeof(struct sockaddr_in) },
+	{ AF_INET6,	sizeof(struct sockaddr_in6) },
+	{ AF_IB,	sizeof(struct sockaddr_ib) },
+};
+
 /**
  * rdma_addr_size() - the size of the sockaddr type of an address family
  * @addr: the address; only its family is read
@@ -94,17 +104,26 @@ static struct workqueue_struct *addr_wq;
  */
 int rdma_addr_size(const struct sockaddr *addr)
 {
-	switch (addr->sa_family) {
-	case AF_INET:
-		return sizeof(struct sockaddr_in);
-	case AF_INET6:
-		return sizeof(struct sockaddr_in6);
-	case AF_IB:
-		return sizeof(struct sockaddr_ib);
-	}
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(addr_family_sizes); i++)
+		if (addr_family_sizes[i].family == addr->sa_family)
+			return addr_family_sizes[i].size;
 	return 0;
 }
 EXPORT_SYMBOL(rdma_addr_size);
+
+/*
+ * rdma_addr_size() for an address that came in @room bytes of storage
+ * (from user space, say): a family whose sockaddr is bigger than the
+ * storage counts as unknown, so nobody reads past it.
+ */
+static int addr_size_within(const void *addr, size_t room)
+{
+	int size = rdma_addr_size(addr);
+
+	return size > room ? 0 : size;
+}
 
 /**
  * rdma_addr_size_in6() - rdma_addr_size() bounded by a sockaddr_in6
@@ -116,9 +135,7 @@ EXPORT_SYMBOL(rdma_addr_size);
  */
 int rdma_addr_size_in6(struct sockaddr_in6 *addr)
 {
-	int size = rdma_addr_size((struct sockaddr *)addr);
-
-	return size <= sizeof(*addr) ? size : 0;
+	return addr_size_within(addr, sizeof(*addr));
 }
 EXPORT_SYMBOL(rdma_addr_size_in6);
 
@@ -131,29 +148,9 @@ EXPORT_SYMBOL(rdma_addr_size_in6);
  */
 int rdma_addr_size_kss(struct __kernel_sockaddr_storage *addr)
 {
-	int size = rdma_addr_size((struct sockaddr *)addr);
-
-	return size <= sizeof(*addr) ? size : 0;
+	return addr_size_within(addr, sizeof(*addr));
 }
 EXPORT_SYMBOL(rdma_addr_size_kss);
-
-/**
- * rdma_copy_src_l2_addr() - take the source link-level facts from a netdev
- * @dev_addr: filled in: device type, own and broadcast hardware address,
- *	and the interface index it is bound to
- * @dev: the net device
- *
- * Context: any context; the caller keeps @dev alive.
- */
-void rdma_copy_src_l2_addr(struct rdma_dev_addr *dev_addr,
-			   const struct net_device *dev)
-{
-	dev_addr->dev_type = dev->type;
-	memcpy(dev_addr->src_dev_addr, dev->dev_addr, MAX_ADDR_LEN);
-	memcpy(dev_addr->broadcast, dev->broadcast, MAX_ADDR_LEN);
-	dev_addr->bound_dev_if = dev->ifindex;
-}
-EXPORT_SYMBOL(rdma_copy_src_l2_addr);
 
 #if IS_ENABLED(CONFIG_IPV6)
 static struct net_device *addr_ndev_by_ip6_rcu(struct net *net,
@@ -191,6 +188,27 @@ static struct net_device *addr_ndev_by_ip_rcu(struct net *net,
 }
 
 /**
+ * rdma_copy_src_l2_addr() - take the source link-level facts from a netdev
+ * @dev_addr: filled in: device type, own and broadcast hardware address,
+ *	and the interface index it is bound to
+ * @dev: the net device
+ *
+ * Context: any context; the caller keeps @dev alive.
+ */
+void rdma_copy_src_l2_addr(struct rdma_dev_addr *dev_addr,
+			   const struct net_device *dev)
+{
+	/* from now on this address is bound to @dev */
+	dev_addr->bound_dev_if = dev->ifindex;
+	dev_addr->dev_type = dev->type;
+	memcpy(dev_addr->broadcast, dev->broadcast,
+	       sizeof(dev_addr->broadcast));
+	memcpy(dev_addr->src_dev_addr, dev->dev_addr,
+	       sizeof(dev_addr->src_dev_addr));
+}
+EXPORT_SYMBOL(rdma_copy_src_l2_addr);
+
+/**
  * rdma_translate_ip() - find the local device of an address
  * @addr: a local IPv4 or IPv6 address
  * @dev_addr: in: the namespace (@net) and, if not 0, @bound_dev_if, which
@@ -206,17 +224,14 @@ int rdma_translate_ip(const struct sockaddr *addr,
 {
 	struct net_device *dev;
 
-	if (dev_addr->bound_dev_if) {
-		dev = dev_get_by_index(dev_addr->net, dev_addr->bound_dev_if);
-		if (!dev)
-			return -ENODEV;
-		rdma_copy_src_l2_addr(dev_addr, dev);
-		dev_put(dev);
-		return 0;
-	}
-
+	/* RCU keeps the device alive while its facts are copied */
 	rcu_read_lock();
-	dev = addr_ndev_by_ip_rcu(dev_addr->net, addr);
+	if (dev_addr->bound_dev_if)
+		dev = dev_get_by_index_rcu(dev_addr->net,
+					   dev_addr->bound_dev_if) ?:
+		      ERR_PTR(-ENODEV);
+	else
+		dev = addr_ndev_by_ip_rcu(dev_addr->net, addr);
 	if (!IS_ERR(dev))
 		rdma_copy_src_l2_addr(dev_addr, dev);
 	rcu_read_unlock();
@@ -227,66 +242,75 @@ EXPORT_SYMBOL(rdma_translate_ip);
 /* ---- Routes -------------------------------------------------------------- */
 
 /*
- * IPv4 route from @src (0.0.0.0 for any) to @dst out of
- * addr->bound_dev_if (0 for any); fills in the chosen source.
+ * Route lookups, one per family. Each routes from the source (the
+ * wildcard for any) to @dst out of addr->bound_dev_if (0 for any), writes
+ * the source routing chose back into a wildcard source, records the
+ * route's hop limit and returns the route (held), or an ERR_PTR.
  */
-static int addr_route4(struct sockaddr_in *src, const struct sockaddr_in *dst,
-		       struct rdma_dev_addr *addr, struct dst_entry **out)
+static struct dst_entry *addr_route4(struct sockaddr_in *src,
+				     const struct sockaddr_in *dst,
+				     struct rdma_dev_addr *addr)
 {
 	struct flowi4 fl4 = {
 		.daddr = dst->sin_addr.s_addr,
 		.saddr = src->sin_addr.s_addr,
 		.flowi4_oif = addr->bound_dev_if,
 	};
-	struct rtable *rt;
+	struct rtable *rt = ip_route_output_key(addr->net, &fl4);
 
-	rt = ip_route_output_key(addr->net, &fl4);
 	if (IS_ERR(rt))
-		return PTR_ERR(rt);
+		return ERR_CAST(rt);
+	/* ip_route_output_key() fills fl4.saddr in when it was 0 */
 	src->sin_addr.s_addr = fl4.saddr;
 	addr->hoplimit = ip4_dst_hoplimit(&rt->dst);
-	*out = &rt->dst;
-	return 0;
+	return &rt->dst;
 }
 
 #if IS_ENABLED(CONFIG_IPV6)
-static int addr_route6(struct sockaddr_in6 *src,
-		       const struct sockaddr_in6 *dst,
-		       struct rdma_dev_addr *addr, struct dst_entry **out)
+static struct dst_entry *addr_route6(struct sockaddr_in6 *src,
+				     const struct sockaddr_in6 *dst,
+				     struct rdma_dev_addr *addr)
 {
 	struct flowi6 fl6 = {
 		.daddr = dst->sin6_addr,
 		.saddr = src->sin6_addr,
 		.flowi6_oif = addr->bound_dev_if,
 	};
-	struct dst_entry *route;
+	struct dst_entry *route =
+		ipv6_stub->ipv6_dst_lookup_flow(addr->net, NULL, &fl6, NULL);
 
-	route = ipv6_stub->ipv6_dst_lookup_flow(addr->net, NULL, &fl6, NULL);
-	if (IS_ERR(route))
-		return PTR_ERR(route);
-	if (ipv6_addr_any(&src->sin6_addr))
-		src->sin6_addr = fl6.saddr;
-	addr->hoplimit = ip6_dst_hoplimit(route);
-	*out = route;
-	return 0;
+	if (!IS_ERR(route)) {
+		if (ipv6_addr_any(&src->sin6_addr))
+			src->sin6_addr = fl6.saddr;
+		addr->hoplimit = ip6_dst_hoplimit(route);
+	}
+	return route;
 }
 #else
-static int addr_route6(struct sockaddr_in6 *src,
-		       const struct sockaddr_in6 *dst,
-		       struct rdma_dev_addr *addr, struct dst_entry **out)
+static struct dst_entry *addr_route6(struct sockaddr_in6 *src,
+				     const struct sockaddr_in6 *dst,
+				     struct rdma_dev_addr *addr)
 {
-	return -EADDRNOTAVAIL;
+	return ERR_PTR(-EADDRNOTAVAIL);
 }
 #endif
 
+/* The route for @src -> @dst in *@out, held: 0 or the lookup's errno. */
 static int addr_route(struct sockaddr *src, const struct sockaddr *dst,
 		      struct rdma_dev_addr *addr, struct dst_entry **out)
 {
+	struct dst_entry *route;
+
 	if (src->sa_family == AF_INET)
-		return addr_route4((struct sockaddr_in *)src,
-				   (const struct sockaddr_in *)dst, addr, out);
-	return addr_route6((struct sockaddr_in6 *)src,
-			   (const struct sockaddr_in6 *)dst, addr, out);
+		route = addr_route4((struct sockaddr_in *)src,
+				    (const struct sockaddr_in *)dst, addr);
+	else
+		route = addr_route6((struct sockaddr_in6 *)src,
+				    (const struct sockaddr_in6 *)dst, addr);
+	if (IS_ERR(route))
+		return PTR_ERR(route);
+	*out = route;
+	return 0;
 }
 
 static bool addr_route_via_gateway(const struct dst_entry *route,
@@ -605,6 +629,24 @@ err_free:
 }
 EXPORT_SYMBOL(rdma_resolve_ip);
 
+/*
+ * Take the outstanding request on @addr off addr_reqs and return it: whoever
+ * unlinks a request owns it. NULL when there is none.
+ */
+static struct addr_req *addr_req_unlink(const struct rdma_dev_addr *addr)
+{
+	struct addr_req *req;
+
+	lockdep_assert_held(&addr_lock);
+	list_for_each_entry(req, &addr_reqs, node) {
+		if (req->dev_addr != addr)
+			continue;
+		list_del_init(&req->node);
+		return req;
+	}
+	return NULL;
+}
+
 /**
  * rdma_addr_cancel() - stop a pending rdma_resolve_ip()
  * @addr: the @addr the request was made with
@@ -618,31 +660,26 @@ EXPORT_SYMBOL(rdma_resolve_ip);
  */
 void rdma_addr_cancel(struct rdma_dev_addr *addr)
 {
-	struct addr_req *req, *found = NULL;
+	struct addr_req *req;
 
 	spin_lock_bh(&addr_lock);
-	list_for_each_entry(req, &addr_reqs, node) {
-		if (req->dev_addr == addr) {
-			list_del_init(&req->node);
-			found = req;
-			break;
-		}
-	}
+	req = addr_req_unlink(addr);
 	spin_unlock_bh(&addr_lock);
-	if (!found)
-		return;
 
 	/* off the list, nobody re-arms it: once idle, it stays idle */
-	cancel_delayed_work_sync(&found->work);
-	kfree(found);
+	if (req) {
+		cancel_delayed_work_sync(&req->work);
+		kfree(req);
+	}
 }
 EXPORT_SYMBOL(rdma_addr_cancel);
 
 /* ---- Synchronous resolution for RoCE address vectors --------------------- */
 
+/* A synchronous caller's wait: the callback sets @status, then @done. */
 struct addr_sync_wait {
-	struct completion done;
 	int status;
+	struct completion done;
 };
 
 static void addr_sync_done(int status, struct sockaddr *src_addr,

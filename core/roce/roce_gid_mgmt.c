@@ -283,15 +283,15 @@ static bool roce_match_default_owner(struct net_device *port_ndev,
 static bool roce_match_self_or_upper(struct net_device *port_ndev,
 				     struct net_device *ndev)
 {
-	bool match;
+	bool match = port_ndev == ndev;
 
 	if (!port_ndev)
 		return false;
-	if (port_ndev == ndev)
-		return true;
-	rcu_read_lock();
-	match = netdev_has_upper_dev_all_rcu(port_ndev, ndev);
-	rcu_read_unlock();
+	if (!match) {
+		rcu_read_lock();
+		match = netdev_has_upper_dev_all_rcu(port_ndev, ndev);
+		rcu_read_unlock();
+	}
 	return match;
 }
 
@@ -341,29 +341,62 @@ static void roce_all_devices_visit(roce_match_fn match,
 
 /* ---- What a net device event does to a matching port --------------------- */
 
-static void roce_apply_add_ips(struct ib_device *ib_dev, u32 port,
-			       struct net_device *port_ndev, void *ndev)
+/*
+ * @port_ndev is under a bond: its own default GIDs go (the bond's stand for
+ * the port), unless a fresh look finds it an inactive slave.
+ */
+static void roce_slave_defaults_del(struct ib_device *ib_dev, u32 port,
+				    struct net_device *port_ndev)
 {
-	roce_ips_add(ib_dev, port, ndev);
+	struct net_device *master, *real;
+	bool drop;
+
+	rcu_read_lock();
+	master = netdev_master_upper_dev_get_rcu(port_ndev);
+	drop = master && netdev_has_upper_dev_all_rcu(port_ndev, master);
+	if (drop) {
+		real = rdma_vlan_dev_real_dev(master) ?: master;
+		drop = roce_bond_role_rcu(port_ndev, real) !=
+		       ROCE_BOND_INACTIVE;
+	}
+	rcu_read_unlock();
+
+	if (drop)
+		roce_default_gids_set(ib_dev, port, port_ndev,
+				      IB_CACHE_GID_DEFAULT_MODE_DELETE);
 }
 
-static void roce_apply_del_ips(struct ib_device *ib_dev, u32 port,
-			       struct net_device *port_ndev, void *ndev)
-{
-	ib_cache_gid_del_all_netdev_gids(ib_dev, port, ndev);
-}
+/* The GID changes a step can make on a port, about a net device. */
+enum roce_action {
+	ROCE_ADD_IPS,		/* a GID per address of the net device */
+	ROCE_DEL_IPS,		/* every GID of the net device */
+	ROCE_ADD_DEFAULTS,	/* the net device's default GIDs */
+	ROCE_DEL_DEFAULTS,
+	ROCE_DEL_SLAVE_DEFAULTS, /* the port's own, when it joined a bond */
+};
 
-static void roce_apply_add_defaults(struct ib_device *ib_dev, u32 port,
-				    struct net_device *port_ndev, void *ndev)
+static void roce_act(struct ib_device *ib_dev, u32 port,
+		     struct net_device *port_ndev, struct net_device *ndev,
+		     enum roce_action action)
 {
-	roce_default_gids_set(ib_dev, port, ndev, IB_CACHE_GID_DEFAULT_MODE_SET);
-}
-
-static void roce_apply_del_defaults(struct ib_device *ib_dev, u32 port,
-				    struct net_device *port_ndev, void *ndev)
-{
-	roce_default_gids_set(ib_dev, port, ndev,
-			      IB_CACHE_GID_DEFAULT_MODE_DELETE);
+	switch (action) {
+	case ROCE_ADD_IPS:
+		roce_ips_add(ib_dev, port, ndev);
+		break;
+	case ROCE_DEL_IPS:
+		ib_cache_gid_del_all_netdev_gids(ib_dev, port, ndev);
+		break;
+	case ROCE_ADD_DEFAULTS:
+	case ROCE_DEL_DEFAULTS:
+		roce_default_gids_set(ib_dev, port, ndev,
+				      action == ROCE_ADD_DEFAULTS ?
+				      IB_CACHE_GID_DEFAULT_MODE_SET :
+				      IB_CACHE_GID_DEFAULT_MODE_DELETE);
+		break;
+	case ROCE_DEL_SLAVE_DEFAULTS:
+		roce_slave_defaults_del(ib_dev, port, port_ndev);
+		break;
+	}
 }
 
 /* An upper device of @ndev, held, on a list built under RCU. */
@@ -385,9 +418,13 @@ static int roce_upper_collect(struct net_device *upper,
 	return 0;
 }
 
-/* Apply @apply for @ndev, then for each of its upper devices. */
-static void roce_with_uppers(struct ib_device *ib_dev, u32 port,
-			     struct net_device *ndev, roce_apply_fn apply)
+/*
+ * @action for @ndev, then for each of its upper devices. The uppers are
+ * collected (and held) under RCU first: the cache may sleep.
+ */
+static void roce_act_with_uppers(struct ib_device *ib_dev, u32 port,
+				 struct net_device *ndev,
+				 enum roce_action action)
 {
 	struct roce_upper *u, *tmp;
 	LIST_HEAD(uppers);
@@ -397,51 +434,13 @@ static void roce_with_uppers(struct ib_device *ib_dev, u32 port,
 	netdev_walk_all_upper_dev_rcu(ndev, roce_upper_collect, &priv);
 	rcu_read_unlock();
 
-	apply(ib_dev, port, NULL, ndev);
+	roce_act(ib_dev, port, NULL, ndev, action);
 	list_for_each_entry_safe(u, tmp, &uppers, node) {
-		apply(ib_dev, port, NULL, u->ndev);
+		roce_act(ib_dev, port, NULL, u->ndev, action);
 		dev_put(u->ndev);
 		list_del(&u->node);
 		kfree(u);
 	}
-}
-
-static void roce_apply_add_ips_uppers(struct ib_device *ib_dev, u32 port,
-				      struct net_device *port_ndev, void *ndev)
-{
-	roce_with_uppers(ib_dev, port, ndev, roce_apply_add_ips);
-}
-
-static void roce_apply_del_ips_uppers(struct ib_device *ib_dev, u32 port,
-				      struct net_device *port_ndev, void *ndev)
-{
-	roce_with_uppers(ib_dev, port, ndev, roce_apply_del_ips);
-}
-
-/*
- * @port_ndev is under a bond: its own default GIDs go (the bond's stand for
- * the port), unless a fresh look finds it an inactive slave.
- */
-static void roce_apply_slave_defaults_del(struct ib_device *ib_dev, u32 port,
-					  struct net_device *port_ndev,
-					  void *unused)
-{
-	struct net_device *master, *real;
-	bool drop;
-
-	rcu_read_lock();
-	master = netdev_master_upper_dev_get_rcu(port_ndev);
-	drop = master && netdev_has_upper_dev_all_rcu(port_ndev, master);
-	if (drop) {
-		real = rdma_vlan_dev_real_dev(master) ?: master;
-		drop = roce_bond_role_rcu(port_ndev, real) !=
-		       ROCE_BOND_INACTIVE;
-	}
-	rcu_read_unlock();
-
-	if (drop)
-		roce_default_gids_set(ib_dev, port, port_ndev,
-				      IB_CACHE_GID_DEFAULT_MODE_DELETE);
 }
 
 /* ---- Rescanning ---------------------------------------------------------- */
@@ -510,30 +509,35 @@ EXPORT_SYMBOL(rdma_roce_rescan_device);
 
 /* ---- Net device events --------------------------------------------------- */
 
-/* What one step of an event does, and to which ports. */
+/*
+ * What one step of an event does: which ports (@match against the step's
+ * match_ndev), what to them (@action about the step's ndev), and whether
+ * for the upper devices of ndev as well.
+ */
 struct roce_step_kind {
-	roce_match_fn	match;
-	roce_apply_fn	apply;
+	roce_match_fn		match;
+	enum roce_action	action;
+	bool			uppers;
 };
 
 static const struct roce_step_kind roce_leave_defaults_on_join = {
-	roce_match_inactive_slave, roce_apply_slave_defaults_del };
+	roce_match_inactive_slave, ROCE_DEL_SLAVE_DEFAULTS };
 static const struct roce_step_kind roce_add_defaults = {
-	roce_match_default_owner, roce_apply_add_defaults };
+	roce_match_default_owner, ROCE_ADD_DEFAULTS };
 static const struct roce_step_kind roce_add_ips = {
-	roce_match_ip_owner, roce_apply_add_ips };
+	roce_match_ip_owner, ROCE_ADD_IPS };
 static const struct roce_step_kind roce_del_ips_all_ports = {
-	roce_match_any, roce_apply_del_ips };
+	roce_match_any, ROCE_DEL_IPS };
 static const struct roce_step_kind roce_del_ips = {
-	roce_match_ip_owner, roce_apply_del_ips };
+	roce_match_ip_owner, ROCE_DEL_IPS };
 static const struct roce_step_kind roce_bond_add_defaults = {
-	roce_match_bond_upper, roce_apply_add_defaults };
+	roce_match_bond_upper, ROCE_ADD_DEFAULTS };
 static const struct roce_step_kind roce_bond_del_defaults = {
-	roce_match_bond_upper, roce_apply_del_defaults };
+	roce_match_bond_upper, ROCE_DEL_DEFAULTS };
 static const struct roce_step_kind roce_add_ips_uppers = {
-	roce_match_ip_owner, roce_apply_add_ips_uppers };
+	roce_match_ip_owner, ROCE_ADD_IPS, true };
 static const struct roce_step_kind roce_del_ips_uppers = {
-	roce_match_self_or_upper, roce_apply_del_ips_uppers };
+	roce_match_self_or_upper, ROCE_DEL_IPS, true };
 
 #define ROCE_MAX_STEPS	3
 
@@ -559,6 +563,18 @@ struct roce_ndev_work {
 	struct roce_step	steps[ROCE_MAX_STEPS];
 };
 
+/* roce_apply_fn for the ports a step matched; @arg is the step. */
+static void roce_step_apply(struct ib_device *ib_dev, u32 port,
+			    struct net_device *port_ndev, void *arg)
+{
+	const struct roce_step *s = arg;
+
+	if (s->kind->uppers)
+		roce_act_with_uppers(ib_dev, port, s->ndev, s->kind->action);
+	else
+		roce_act(ib_dev, port, port_ndev, s->ndev, s->kind->action);
+}
+
 static void roce_ndev_work_run(struct work_struct *work)
 {
 	struct roce_ndev_work *w = container_of(work, struct roce_ndev_work,
@@ -567,7 +583,7 @@ static void roce_ndev_work_run(struct work_struct *work)
 
 	for (s = w->steps; s < w->steps + ROCE_MAX_STEPS && s->kind; s++) {
 		roce_all_devices_visit(s->kind->match, s->match_ndev,
-				       s->kind->apply, s->ndev);
+				       roce_step_apply, s);
 		dev_put(s->ndev);
 		dev_put(s->match_ndev);
 	}
@@ -788,46 +804,61 @@ static struct notifier_block roce_inetaddr_nb = {
 	.notifier_call = roce_inetaddr_event,
 };
 
-static struct notifier_block roce_inet6addr_nb = {
+static struct notifier_block roce_inet6addr_nb __maybe_unused = {
 	.notifier_call = roce_inet6addr_event,
 };
 
-/**
- * roce_gid_mgmt_init() - Start following net devices and their addresses
- *
+/*
+ * The notifiers, registered in this order and unregistered in reverse.
  * The netdevice notifier goes last: registering it replays NETDEV_REGISTER
  * and NETDEV_UP for every existing net device, and no address change may
  * fall between the replay and the address notifiers.
+ */
+static const struct {
+	int (*reg)(struct notifier_block *nb);
+	int (*unreg)(struct notifier_block *nb);
+	struct notifier_block *nb;
+} roce_notifiers[] = {
+	{ register_inetaddr_notifier, unregister_inetaddr_notifier,
+	  &roce_inetaddr_nb },
+#if IS_ENABLED(CONFIG_IPV6)
+	{ register_inet6addr_notifier, unregister_inet6addr_notifier,
+	  &roce_inet6addr_nb },
+#endif
+	{ register_netdevice_notifier, unregister_netdevice_notifier,
+	  &roce_netdevice_nb },
+};
+
+/* Unregister the first @count notifiers, last first. */
+static void roce_notifiers_unregister(unsigned int count)
+{
+	while (count--)
+		roce_notifiers[count].unreg(roce_notifiers[count].nb);
+}
+
+/**
+ * roce_gid_mgmt_init() - Start following net devices and their addresses
  *
  * Context: Module init, may sleep.
  * Return: 0, -ENOMEM, or a notifier registration error.
  */
 int roce_gid_mgmt_init(void)
 {
+	unsigned int i;
 	int ret;
 
 	roce_wq = alloc_ordered_workqueue("gid-cache-wq", 0);
 	if (!roce_wq)
 		return -ENOMEM;
-	ret = register_inetaddr_notifier(&roce_inetaddr_nb);
-	if (ret)
-		goto err_inetaddr;
-	if (IS_ENABLED(CONFIG_IPV6)) {
-		ret = register_inet6addr_notifier(&roce_inet6addr_nb);
+	for (i = 0; i < ARRAY_SIZE(roce_notifiers); i++) {
+		ret = roce_notifiers[i].reg(roce_notifiers[i].nb);
 		if (ret)
-			goto err_inet6addr;
+			goto err_notifiers;
 	}
-	ret = register_netdevice_notifier(&roce_netdevice_nb);
-	if (ret)
-		goto err_netdevice;
 	return 0;
 
-err_netdevice:
-	if (IS_ENABLED(CONFIG_IPV6))
-		unregister_inet6addr_notifier(&roce_inet6addr_nb);
-err_inet6addr:
-	unregister_inetaddr_notifier(&roce_inetaddr_nb);
-err_inetaddr:
+err_notifiers:
+	roce_notifiers_unregister(i);
 	destroy_workqueue(roce_wq);
 	return ret;
 }
@@ -843,9 +874,6 @@ err_inetaddr:
  */
 void roce_gid_mgmt_cleanup(void)
 {
-	unregister_netdevice_notifier(&roce_netdevice_nb);
-	if (IS_ENABLED(CONFIG_IPV6))
-		unregister_inet6addr_notifier(&roce_inet6addr_nb);
-	unregister_inetaddr_notifier(&roce_inetaddr_nb);
+	roce_notifiers_unregister(ARRAY_SIZE(roce_notifiers));
 	destroy_workqueue(roce_wq);
 }

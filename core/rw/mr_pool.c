@@ -25,17 +25,24 @@ static struct ib_mr *mr_pool_alloc_one(struct ib_qp *qp, enum ib_mr_type type,
 	return ib_alloc_mr(qp->pd, type, max_num_sg);
 }
 
-/* Take the first idle MR off @list, or NULL; does not count it as used. */
+/*
+ * Take the first idle MR off @list, or NULL when there is none. @lend
+ * counts it in qp->mrs_used, as an MR lent to a caller who will put it
+ * back; pool destruction takes MRs for good and does not.
+ */
 static struct ib_mr *mr_pool_take_locked(struct ib_qp *qp,
-					 struct list_head *list)
+					 struct list_head *list, bool lend)
 	__must_hold(&qp->mr_lock)
 {
 	struct ib_mr *mr;
 
 	lockdep_assert_held(&qp->mr_lock);
 	mr = list_first_entry_or_null(list, struct ib_mr, qp_entry);
-	if (mr)
-		list_del(&mr->qp_entry);
+	if (!mr)
+		return NULL;
+	list_del(&mr->qp_entry);
+	if (lend)
+		qp->mrs_used++;
 	return mr;
 }
 
@@ -97,7 +104,7 @@ void ib_mr_pool_destroy(struct ib_qp *qp, struct list_head *list)
 
 	for (;;) {
 		spin_lock_irqsave(&qp->mr_lock, flags);
-		mr = mr_pool_take_locked(qp, list);
+		mr = mr_pool_take_locked(qp, list, false);
 		spin_unlock_irqrestore(&qp->mr_lock, flags);
 		if (!mr)
 			return;
@@ -105,30 +112,6 @@ void ib_mr_pool_destroy(struct ib_qp *qp, struct list_head *list)
 	}
 }
 EXPORT_SYMBOL(ib_mr_pool_destroy);
-
-/**
- * ib_mr_pool_get() - borrow an idle MR from a pool
- * @qp: the QP the pool belongs to
- * @list: the pool
- *
- * The MR counts in qp->mrs_used until given back with ib_mr_pool_put().
- *
- * Context: any context; takes qp->mr_lock with interrupts off.
- * Return: the MR, or NULL when every MR of the pool is lent out.
- */
-struct ib_mr *ib_mr_pool_get(struct ib_qp *qp, struct list_head *list)
-{
-	unsigned long flags;
-	struct ib_mr *mr;
-
-	spin_lock_irqsave(&qp->mr_lock, flags);
-	mr = mr_pool_take_locked(qp, list);
-	if (mr)
-		qp->mrs_used++;
-	spin_unlock_irqrestore(&qp->mr_lock, flags);
-	return mr;
-}
-EXPORT_SYMBOL(ib_mr_pool_get);
 
 /**
  * ib_mr_pool_put() - give a borrowed MR back to its pool
@@ -146,8 +129,31 @@ void ib_mr_pool_put(struct ib_qp *qp, struct list_head *list, struct ib_mr *mr)
 	unsigned long flags;
 
 	spin_lock_irqsave(&qp->mr_lock, flags);
-	list_add(&mr->qp_entry, list);
+	/* the loan ends: the MR is idle again */
 	qp->mrs_used--;
+	list_add(&mr->qp_entry, list);
 	spin_unlock_irqrestore(&qp->mr_lock, flags);
 }
 EXPORT_SYMBOL(ib_mr_pool_put);
+
+/**
+ * ib_mr_pool_get() - borrow an idle MR from a pool
+ * @qp: the QP the pool belongs to
+ * @list: the pool
+ *
+ * The MR counts in qp->mrs_used until given back with ib_mr_pool_put().
+ *
+ * Context: any context; takes qp->mr_lock with interrupts off.
+ * Return: the MR, or NULL when every MR of the pool is lent out.
+ */
+struct ib_mr *ib_mr_pool_get(struct ib_qp *qp, struct list_head *list)
+{
+	unsigned long flags;
+	struct ib_mr *mr;
+
+	spin_lock_irqsave(&qp->mr_lock, flags);
+	mr = mr_pool_take_locked(qp, list, true);
+	spin_unlock_irqrestore(&qp->mr_lock, flags);
+	return mr;
+}
+EXPORT_SYMBOL(ib_mr_pool_get);

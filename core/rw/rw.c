@@ -597,11 +597,13 @@ struct ib_send_wr *rdma_rw_ctx_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 	if (WARN_ON_ONCE(!rw_chain_ends(ctx, &first, &last)))
 		return NULL;
 	if (chain_wr) {
+		/* the caller's WRs follow and decide on completions */
 		last->next = chain_wr;
-	} else {
-		last->wr_cqe = cqe;
-		last->send_flags |= IB_SEND_SIGNALED;
+		return first;
 	}
+	/* nothing follows: the last WR completes the context through @cqe */
+	last->wr_cqe = cqe;
+	last->send_flags |= IB_SEND_SIGNALED;
 	return first;
 }
 EXPORT_SYMBOL(rdma_rw_ctx_wrs);
@@ -728,12 +730,11 @@ EXPORT_SYMBOL(rdma_rw_ctx_destroy_signature);
 unsigned int rdma_rw_mr_factor(struct ib_device *device, u32 port_num,
 			       unsigned int maxpages)
 {
-	unsigned int per_op;
+	/* pages one registration maps, or SGEs one RDMA READ carries */
+	unsigned int per_op = rw_uses_mrs(device, port_num) ?
+			      rw_pages_per_mr(device, false) :
+			      device->attrs.max_sge_rd;
 
-	if (rw_uses_mrs(device, port_num))
-		per_op = rw_pages_per_mr(device, false);
-	else
-		per_op = device->attrs.max_sge_rd;
 	if (!per_op) {
 		ibdev_dbg(device, "rdma_rw: no pages per MR or SGEs per READ\n");
 		return 0;

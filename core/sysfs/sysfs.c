@@ -82,20 +82,21 @@ static ssize_t node_desc_show(struct device *kdev,
 			  rdma_device_to_ibdev(kdev)->node_desc);
 }
 
-/* The driver gets the written bytes as they are, at most 64 of them. */
+/*
+ * The driver gets the written bytes as they are, at most 64 of them.
+ * ib_modify_device() answers -EOPNOTSUPP for a driver that cannot change
+ * the description.
+ */
 static ssize_t node_desc_store(struct device *kdev,
 			       struct device_attribute *attr,
 			       const char *buf, size_t count)
 {
-	struct ib_device *dev = rdma_device_to_ibdev(kdev);
 	struct ib_device_modify modify = {};
 	int ret;
 
-	if (!dev->ops.modify_device)
-		return -EOPNOTSUPP;
-	memcpy(modify.node_desc, buf, min_t(size_t, count,
-					    IB_DEVICE_NODE_DESC_MAX));
-	ret = ib_modify_device(dev, IB_DEVICE_MODIFY_NODE_DESC, &modify);
+	memcpy(modify.node_desc, buf, min(count, sizeof(modify.node_desc)));
+	ret = ib_modify_device(rdma_device_to_ibdev(kdev),
+			       IB_DEVICE_MODIFY_NODE_DESC, &modify);
 	return ret ?: count;
 }
 static DEVICE_ATTR_RW(node_desc);

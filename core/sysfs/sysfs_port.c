@@ -239,11 +239,11 @@ static ssize_t link_layer_show(struct ib_device *ibdev, u32 port_num,
 			       struct ib_port_attribute *attr, char *buf)
 {
 	enum rdma_link_layer ll = rdma_port_get_link_layer(ibdev, port_num);
-	const char *name = link_layer_names[IB_LINK_LAYER_UNSPECIFIED];
 
-	if (ll < ARRAY_SIZE(link_layer_names))
-		name = link_layer_names[ll];
-	return sysfs_emit(buf, "%s\n", name);
+	/* a value the table does not know reads as unspecified */
+	if (ll >= ARRAY_SIZE(link_layer_names))
+		ll = IB_LINK_LAYER_UNSPECIFIED;
+	return sysfs_emit(buf, "%s\n", link_layer_names[ll]);
 }
 static IB_PORT_ATTR_RO(link_layer);
 
@@ -341,31 +341,45 @@ static ssize_t pkey_show(struct ib_device *ibdev, u32 port_num,
 typedef ssize_t (*port_show_fn)(struct ib_device *ibdev, u32 port_num,
 				struct ib_port_attribute *attr, char *buf);
 
+/*
+ * Make @ta the read-only file for table entry @index. -EINVAL for an index
+ * too long for the name buffer (a table of ten million entries or more).
+ */
+static int table_attr_init(struct port_table_attr *ta, u32 index,
+			   port_show_fn show)
+{
+	int len = snprintf(ta->name, sizeof(ta->name), "%u", index);
+
+	if (len >= sizeof(ta->name))
+		return -EINVAL;
+	ta->index = index;
+	ta->attr = (struct ib_port_attribute) {
+		.attr = { .name = ta->name, .mode = 0444 },
+		.show = show,
+	};
+	/* after the assignment above, which would clear its lockdep key */
+	sysfs_attr_init(&ta->attr.attr);
+	return 0;
+}
+
 /* Make @group the directory @name with files "0" .. "@n - 1" in @attrs. */
 static int table_group_init(struct attribute_group *group, const char *name,
 			    struct port_table_attr *attrs, u32 n,
 			    port_show_fn show)
 {
-	struct attribute **list;
+	/* NULL-terminated, as sysfs wants it */
+	struct attribute **list = kcalloc(size_add(n, 1), sizeof(*list),
+					  GFP_KERNEL);
+	int ret = list ? 0 : -ENOMEM;
 	u32 i;
 
-	list = kcalloc(size_add(n, 1), sizeof(*list), GFP_KERNEL);
-	if (!list)
-		return -ENOMEM;
-	for (i = 0; i < n; i++) {
-		struct port_table_attr *ta = &attrs[i];
-
-		if (snprintf(ta->name, sizeof(ta->name), "%u", i) >=
-		    sizeof(ta->name)) {
-			kfree(list);
-			return -EINVAL;
-		}
-		sysfs_attr_init(&ta->attr.attr);
-		ta->attr.attr.name = ta->name;
-		ta->attr.attr.mode = 0444;
-		ta->attr.show = show;
-		ta->index = i;
-		list[i] = &ta->attr.attr;
+	for (i = 0; !ret && i < n; i++) {
+		ret = table_attr_init(&attrs[i], i, show);
+		list[i] = &attrs[i].attr.attr;
+	}
+	if (ret) {
+		kfree(list);
+		return ret;
 	}
 	group->name = name;
 	group->attrs = list;
@@ -458,6 +472,30 @@ static u32 port_pkey_tbl_len(const struct ib_port *p)
 	return p->ibdev->port_data[p->port_num].immutable.pkey_tbl_len;
 }
 
+/*
+ * A port directory and its gid_attrs/ go into sysfs the same way: the
+ * kobject under @parent, then its groups; and come out in reverse.
+ */
+static int kobj_publish(struct kobject *kobj, struct kobject *parent,
+			const char *name, const struct attribute_group **groups)
+{
+	int ret = kobject_add(kobj, parent, "%s", name);
+
+	if (ret)
+		return ret;
+	ret = sysfs_create_groups(kobj, groups);
+	if (ret)
+		kobject_del(kobj);
+	return ret;
+}
+
+static void kobj_unpublish(struct kobject *kobj,
+			   const struct attribute_group **groups)
+{
+	sysfs_remove_groups(kobj, groups);
+	kobject_del(kobj);
+}
+
 /* gid_attrs/ndevs/<i> and gid_attrs/types/<i> below the added port. */
 static int gid_attrs_add(struct ib_port *p)
 {
@@ -471,28 +509,21 @@ static int gid_attrs_add(struct ib_port *p)
 	ga->port = p;
 	kobject_init(&ga->kobj, &gid_attrs_ktype);
 
+	ga->groups[0] = &ga->tables[0];
+	ga->groups[1] = &ga->tables[1];
 	ret = table_group_init(&ga->tables[0], "ndevs", ga->attrs, n,
 			       gid_ndev_show);
 	if (!ret)
 		ret = table_group_init(&ga->tables[1], "types", ga->attrs + n,
 				       n, gid_type_show);
-	if (ret)
-		goto err_put;
-	ga->groups[0] = &ga->tables[0];
-	ga->groups[1] = &ga->tables[1];
-
-	ret = kobject_add(&ga->kobj, &p->kobj, "gid_attrs");
-	if (ret)
-		goto err_put;
-	ret = sysfs_create_groups(&ga->kobj, ga->groups);
-	if (ret)
-		goto err_del;
-	p->gid_attrs = ga;
-	return 0;
-
-err_del:
-	kobject_del(&ga->kobj);
-err_put:
+	if (!ret)
+		ret = kobj_publish(&ga->kobj, &p->kobj, "gid_attrs",
+				   ga->groups);
+	if (!ret) {
+		p->gid_attrs = ga;
+		return 0;
+	}
+	/* the release frees whichever tables were built */
 	kobject_put(&ga->kobj);
 	return ret;
 }
@@ -501,12 +532,11 @@ static void gid_attrs_remove(struct ib_port *p)
 {
 	struct gid_attrs_dir *ga = p->gid_attrs;
 
-	if (!ga)
-		return;
 	p->gid_attrs = NULL;
-	sysfs_remove_groups(&ga->kobj, ga->groups);
-	kobject_del(&ga->kobj);
-	kobject_put(&ga->kobj);
+	if (ga) {
+		kobj_unpublish(&ga->kobj, ga->groups);
+		kobject_put(&ga->kobj);
+	}
 }
 
 /* Fill p->groups: gids/, pkeys/ (if the port has P_Keys), hw_counters/. */
@@ -560,11 +590,81 @@ static struct ib_port *port_alloc(struct ib_device *ibdev, u32 port_num)
 	return p;
 }
 
+/*
+ * A port directory goes into sysfs in steps, and comes out by undoing them
+ * in reverse; port_add() unwinds a failed step the same way. Only the
+ * device's own directory (not a namespace copy) carries the driver's
+ * ops.port_groups.
+ */
+static bool port_of_full_dev(struct ib_core_device *coredev,
+			     const struct ib_port *p)
+{
+	return coredev == &p->ibdev->coredev;
+}
+
+static int port_dir_add(struct ib_core_device *coredev, struct ib_port *p)
+{
+	char name[11];	/* any u32 */
+
+	snprintf(name, sizeof(name), "%u", p->port_num);
+	return kobj_publish(&p->kobj, coredev->ports_kobj, name, p->groups);
+}
+
+static void port_dir_remove(struct ib_core_device *coredev, struct ib_port *p)
+{
+	kobj_unpublish(&p->kobj, p->groups);
+}
+
+static int port_driver_groups_add(struct ib_core_device *coredev,
+				  struct ib_port *p)
+{
+	if (!port_of_full_dev(coredev, p))
+		return 0;
+	return sysfs_create_groups(&p->kobj, p->ibdev->ops.port_groups);
+}
+
+static void port_driver_groups_remove(struct ib_core_device *coredev,
+				      struct ib_port *p)
+{
+	if (port_of_full_dev(coredev, p))
+		sysfs_remove_groups(&p->kobj, p->ibdev->ops.port_groups);
+}
+
+static int port_gid_attrs_add(struct ib_core_device *coredev,
+			      struct ib_port *p)
+{
+	return gid_attrs_add(p);
+}
+
+static void port_gid_attrs_remove(struct ib_core_device *coredev,
+				  struct ib_port *p)
+{
+	gid_attrs_remove(p);
+}
+
+static const struct {
+	int (*add)(struct ib_core_device *coredev, struct ib_port *p);
+	void (*remove)(struct ib_core_device *coredev, struct ib_port *p);
+} port_steps[] = {
+	{ port_dir_add,			port_dir_remove },
+	{ port_driver_groups_add,	port_driver_groups_remove },
+	{ port_gid_attrs_add,		port_gid_attrs_remove },
+};
+
+/* Undo the first @count steps of @p, last first. */
+static void port_steps_undo(struct ib_core_device *coredev, struct ib_port *p,
+			    unsigned int count)
+{
+	while (count--)
+		port_steps[count].remove(coredev, p);
+}
+
 /* Build ports/<port_num>/ of @coredev and add it to coredev->port_list. */
 static int port_add(struct ib_core_device *coredev, u32 port_num)
 {
 	struct ib_device *ibdev = rdma_device_to_ibdev(&coredev->dev);
 	bool full_dev = coredev == &ibdev->coredev;
+	unsigned int done;
 	struct ib_port *p;
 	int ret;
 
@@ -572,54 +672,30 @@ static int port_add(struct ib_core_device *coredev, u32 port_num)
 	if (!p)
 		return -ENOMEM;
 	ret = port_groups_init(p, full_dev);
-	if (ret)
-		goto err_put;
-	ret = kobject_add(&p->kobj, coredev->ports_kobj, "%u", port_num);
-	if (ret)
-		goto err_put;
-	ret = sysfs_create_groups(&p->kobj, p->groups);
-	if (ret)
-		goto err_del;
-	if (full_dev) {
-		ret = sysfs_create_groups(&p->kobj, ibdev->ops.port_groups);
+	for (done = 0; !ret && done < ARRAY_SIZE(port_steps); done++) {
+		ret = port_steps[done].add(coredev, p);
 		if (ret)
-			goto err_groups;
+			port_steps_undo(coredev, p, done);
 	}
-	ret = gid_attrs_add(p);
-	if (ret)
-		goto err_driver_groups;
+	if (ret) {
+		kobject_put(&p->kobj);
+		return ret;
+	}
 
+	/* complete: only now may others find it */
 	list_add_tail(&p->node, &coredev->port_list);
 	if (full_dev)
 		ibdev->port_data[port_num].sysfs = p;
 	return 0;
-
-err_driver_groups:
-	if (full_dev)
-		sysfs_remove_groups(&p->kobj, ibdev->ops.port_groups);
-err_groups:
-	sysfs_remove_groups(&p->kobj, p->groups);
-err_del:
-	kobject_del(&p->kobj);
-err_put:
-	kobject_put(&p->kobj);
-	return ret;
 }
 
+/* Unpublish @p first, then take it down; its memory goes with the put. */
 static void port_remove(struct ib_core_device *coredev, struct ib_port *p)
 {
-	struct ib_device *ibdev = p->ibdev;
-	bool full_dev = coredev == &ibdev->coredev;
-
-	if (full_dev)
-		ibdev->port_data[p->port_num].sysfs = NULL;
+	if (port_of_full_dev(coredev, p))
+		p->ibdev->port_data[p->port_num].sysfs = NULL;
 	list_del(&p->node);
-
-	gid_attrs_remove(p);
-	if (full_dev)
-		sysfs_remove_groups(&p->kobj, ibdev->ops.port_groups);
-	sysfs_remove_groups(&p->kobj, p->groups);
-	kobject_del(&p->kobj);
+	port_steps_undo(coredev, p, ARRAY_SIZE(port_steps));
 	kobject_put(&p->kobj);
 }
 
@@ -627,14 +703,15 @@ static void port_remove(struct ib_core_device *coredev, struct ib_port *p)
  * ib_free_port_attrs() - Remove the ports/ directory of a device
  * @coredev: the device's own core device or a namespace copy
  *
+ * Ports go in the reverse of the order they were added.
+ *
  * Context: Process context, may sleep. The device is not enabled.
  */
 void ib_free_port_attrs(struct ib_core_device *coredev)
 {
-	struct ib_port *p, *tmp;
-
-	list_for_each_entry_safe_reverse(p, tmp, &coredev->port_list, node)
-		port_remove(coredev, p);
+	while (!list_empty(&coredev->port_list))
+		port_remove(coredev, list_last_entry(&coredev->port_list,
+						     struct ib_port, node));
 	kobject_put(coredev->ports_kobj);
 	coredev->ports_kobj = NULL;
 }
@@ -653,22 +730,27 @@ void ib_free_port_attrs(struct ib_core_device *coredev)
 int ib_setup_port_attrs(struct ib_core_device *coredev)
 {
 	struct ib_device *ibdev = rdma_device_to_ibdev(&coredev->dev);
+	struct kobject *ports;
 	u32 port;
 	int ret;
 
-	coredev->ports_kobj = kobject_create_and_add("ports",
-						     &coredev->dev.kobj);
-	if (!coredev->ports_kobj)
+	ports = kobject_create_and_add("ports", &coredev->dev.kobj);
+	if (!ports)
 		return -ENOMEM;
+	/* port_add() finds the parent of the port directories here */
+	coredev->ports_kobj = ports;
 	rdma_for_each_port(ibdev, port) {
 		ret = port_add(coredev, port);
-		if (ret) {
-			ibdev_warn(ibdev, "sysfs: port %u: %d\n", port, ret);
-			ib_free_port_attrs(coredev);
-			return ret;
-		}
+		if (ret)
+			goto err_ports;
 	}
 	return 0;
+
+err_ports:
+	ibdev_warn(ibdev, "sysfs: port %u: %d\n", port, ret);
+	/* removes the ports added so far and ports/ itself */
+	ib_free_port_attrs(coredev);
+	return ret;
 }
 
 /**

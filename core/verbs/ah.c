@@ -37,43 +37,14 @@
  */
 void rdma_destroy_ah_attr(struct rdma_ah_attr *ah_attr)
 {
-	if (!ah_attr->grh.sgid_attr)
-		return;
-	rdma_put_gid_attr(ah_attr->grh.sgid_attr);
+	const struct ib_gid_attr *owned = ah_attr->grh.sgid_attr;
+
+	/* cleared first, so destroying twice is harmless */
 	ah_attr->grh.sgid_attr = NULL;
+	if (owned)
+		rdma_put_gid_attr(owned);
 }
 EXPORT_SYMBOL(rdma_destroy_ah_attr);
-
-/**
- * rdma_copy_ah_attr() - copy an address vector, with a reference of its own
- * @dest: overwritten; whatever it held is not released
- * @src: the original, unchanged
- *
- * Context: any context.
- */
-void rdma_copy_ah_attr(struct rdma_ah_attr *dest,
-		       const struct rdma_ah_attr *src)
-{
-	*dest = *src;
-	if (dest->grh.sgid_attr)
-		rdma_hold_gid_attr(dest->grh.sgid_attr);
-}
-EXPORT_SYMBOL(rdma_copy_ah_attr);
-
-/**
- * rdma_replace_ah_attr() - release an address vector and copy another in
- * @old: a valid or zeroed attr; its reference is dropped
- * @new: copied into @old, which takes a reference of its own
- *
- * Context: any context.
- */
-void rdma_replace_ah_attr(struct rdma_ah_attr *old,
-			  const struct rdma_ah_attr *new)
-{
-	rdma_destroy_ah_attr(old);
-	rdma_copy_ah_attr(old, new);
-}
-EXPORT_SYMBOL(rdma_replace_ah_attr);
 
 /**
  * rdma_move_ah_attr() - hand an address vector and its reference over
@@ -91,26 +62,36 @@ void rdma_move_ah_attr(struct rdma_ah_attr *dest, struct rdma_ah_attr *src)
 EXPORT_SYMBOL(rdma_move_ah_attr);
 
 /**
- * rdma_move_grh_sgid_attr() - make an address vector global on a GID entry
- * @attr: the attr; ah_flags becomes IB_AH_GRH
- * @dgid: the destination GID
- * @flow_label: GRH flow label
- * @hop_limit: GRH hop limit
- * @traffic_class: GRH traffic class
- * @sgid_attr: the source GID entry; the caller's reference passes to
- *	@attr, to be dropped with rdma_destroy_ah_attr()
+ * rdma_copy_ah_attr() - copy an address vector, with a reference of its own
+ * @dest: overwritten; whatever it held is not released
+ * @src: the original, unchanged
  *
  * Context: any context.
  */
-void rdma_move_grh_sgid_attr(struct rdma_ah_attr *attr, union ib_gid *dgid,
-			     u32 flow_label, u8 hop_limit, u8 traffic_class,
-			     const struct ib_gid_attr *sgid_attr)
+void rdma_copy_ah_attr(struct rdma_ah_attr *dest,
+		       const struct rdma_ah_attr *src)
 {
-	rdma_ah_set_grh(attr, dgid, flow_label, sgid_attr->index, hop_limit,
-			traffic_class);
-	attr->grh.sgid_attr = sgid_attr;
+	/* @src keeps its reference; the copy's is a new one on the same entry */
+	if (src->grh.sgid_attr)
+		rdma_hold_gid_attr(src->grh.sgid_attr);
+	*dest = *src;
 }
-EXPORT_SYMBOL(rdma_move_grh_sgid_attr);
+EXPORT_SYMBOL(rdma_copy_ah_attr);
+
+/**
+ * rdma_replace_ah_attr() - release an address vector and copy another in
+ * @old: a valid or zeroed attr; its reference is dropped
+ * @new: copied into @old, which takes a reference of its own
+ *
+ * Context: any context.
+ */
+void rdma_replace_ah_attr(struct rdma_ah_attr *old,
+			  const struct rdma_ah_attr *new)
+{
+	rdma_destroy_ah_attr(old);
+	rdma_copy_ah_attr(old, new);
+}
+EXPORT_SYMBOL(rdma_replace_ah_attr);
 
 /*
  * What the device accepts: a real port, a GRH where the port needs one or
@@ -305,6 +286,30 @@ err_free:
 	return ERR_PTR(err);
 }
 
+/*
+ * What the AH creating verbs share: take the GID reference @attr may lack,
+ * resolve a RoCE destination MAC where @resolve_dmac, create the AH, and
+ * leave @attr owning what it owned on entry.
+ */
+static struct ib_ah *ah_create_from_attr(struct ib_pd *pd,
+					 struct rdma_ah_attr *attr, u32 flags,
+					 struct ib_udata *udata,
+					 bool resolve_dmac)
+{
+	const struct ib_gid_attr *old;
+	struct ib_ah *ah;
+	int err;
+
+	err = ib_ah_attr_fill_sgid(pd->device, attr, &old);
+	if (err)
+		return ERR_PTR(err);
+	if (resolve_dmac && attr->type == RDMA_AH_ATTR_TYPE_ROCE)
+		err = ib_resolve_eth_dmac(pd->device, attr);
+	ah = err ? ERR_PTR(err) : ah_create(pd, attr, flags, udata);
+	ib_ah_attr_unfill_sgid(attr, old);
+	return ah;
+}
+
 /**
  * rdma_create_ah() - create an address handle for a kernel user
  * @pd: the protection domain
@@ -320,16 +325,7 @@ err_free:
 struct ib_ah *rdma_create_ah(struct ib_pd *pd, struct rdma_ah_attr *ah_attr,
 			     u32 flags)
 {
-	const struct ib_gid_attr *old;
-	struct ib_ah *ah;
-	int err;
-
-	err = ib_ah_attr_fill_sgid(pd->device, ah_attr, &old);
-	if (err)
-		return ERR_PTR(err);
-	ah = ah_create(pd, ah_attr, flags, NULL);
-	ib_ah_attr_unfill_sgid(ah_attr, old);
-	return ah;
+	return ah_create_from_attr(pd, ah_attr, flags, NULL, false);
 }
 EXPORT_SYMBOL(rdma_create_ah);
 
@@ -337,7 +333,7 @@ EXPORT_SYMBOL(rdma_create_ah);
  * rdma_create_user_ah() - create an address handle for a user
  * @pd: the protection domain
  * @ah_attr: the address vector; for RoCE its destination MAC is resolved
- *	here (and written to @ah_attr)
+ *	here (and written to @ah_attr), as user space cannot do that itself
  * @udata: the user's data
  *
  * Context: process context, may sleep.
@@ -347,24 +343,8 @@ struct ib_ah *rdma_create_user_ah(struct ib_pd *pd,
 				  struct rdma_ah_attr *ah_attr,
 				  struct ib_udata *udata)
 {
-	const struct ib_gid_attr *old;
-	struct ib_ah *ah;
-	int err;
-
-	err = ib_ah_attr_fill_sgid(pd->device, ah_attr, &old);
-	if (err)
-		return ERR_PTR(err);
-	if (ah_attr->type == RDMA_AH_ATTR_TYPE_ROCE) {
-		err = ib_resolve_eth_dmac(pd->device, ah_attr);
-		if (err) {
-			ah = ERR_PTR(err);
-			goto out;
-		}
-	}
-	ah = ah_create(pd, ah_attr, RDMA_CREATE_AH_SLEEPABLE, udata);
-out:
-	ib_ah_attr_unfill_sgid(ah_attr, old);
-	return ah;
+	return ah_create_from_attr(pd, ah_attr, RDMA_CREATE_AH_SLEEPABLE,
+				   udata, true);
 }
 EXPORT_SYMBOL(rdma_create_user_ah);
 
@@ -381,6 +361,8 @@ EXPORT_SYMBOL(rdma_create_user_ah);
  */
 int rdma_modify_ah(struct ib_ah *ah, struct rdma_ah_attr *ah_attr)
 {
+	int (*modify)(struct ib_ah *ah, struct rdma_ah_attr *attr) =
+		ah->device->ops.modify_ah;
 	const struct ib_gid_attr *old;
 	int err;
 
@@ -390,8 +372,8 @@ int rdma_modify_ah(struct ib_ah *ah, struct rdma_ah_attr *ah_attr)
 	if (err)
 		return err;
 
-	err = ah->device->ops.modify_ah ?
-	      ah->device->ops.modify_ah(ah, ah_attr) : -EOPNOTSUPP;
+	err = modify ? modify(ah, ah_attr) : -EOPNOTSUPP;
+	/* even a failed modify moves the reference over, as 6.1 does */
 	ah->sgid_attr = ib_ah_attr_swap_sgid(ah_attr, ah->sgid_attr);
 	ib_ah_attr_unfill_sgid(ah_attr, old);
 	return err;
@@ -548,6 +530,29 @@ static bool ah_eth_gid_filter(const union ib_gid *gid,
 	return vlan_id == match->vlan_id;
 }
 
+/**
+ * rdma_move_grh_sgid_attr() - make an address vector global on a GID entry
+ * @attr: the attr; ah_flags becomes IB_AH_GRH
+ * @dgid: the destination GID
+ * @flow_label: GRH flow label
+ * @hop_limit: GRH hop limit
+ * @traffic_class: GRH traffic class
+ * @sgid_attr: the source GID entry; the caller's reference passes to
+ *	@attr, to be dropped with rdma_destroy_ah_attr()
+ *
+ * Context: any context.
+ */
+void rdma_move_grh_sgid_attr(struct rdma_ah_attr *attr, union ib_gid *dgid,
+			     u32 flow_label, u8 hop_limit, u8 traffic_class,
+			     const struct ib_gid_attr *sgid_attr)
+{
+	/* rdma_ah_set_grh() clears grh.sgid_attr: the reference goes in after */
+	rdma_ah_set_grh(attr, dgid, flow_label, sgid_attr->index, hop_limit,
+			traffic_class);
+	attr->grh.sgid_attr = sgid_attr;
+}
+EXPORT_SYMBOL(rdma_move_grh_sgid_attr);
+
 /* Make @attr global from @grh's flow and class, answering @sgid. */
 static void ah_attr_set_reply_grh(struct rdma_ah_attr *attr,
 				  const struct ib_grh *grh, union ib_gid *sgid,
@@ -677,11 +682,12 @@ struct ib_ah *ib_create_ah_from_wc(struct ib_pd *pd, const struct ib_wc *wc,
 {
 	struct rdma_ah_attr attr;
 	struct ib_ah *ah;
-	int err;
+	int err = ib_init_ah_attr_from_wc(pd->device, port_num, wc, grh,
+					  &attr);
 
-	err = ib_init_ah_attr_from_wc(pd->device, port_num, wc, grh, &attr);
 	if (err)
 		return ERR_PTR(err);
+	/* the AH keeps a GID reference of its own: the attr's goes */
 	ah = rdma_create_ah(pd, &attr, RDMA_CREATE_AH_SLEEPABLE);
 	rdma_destroy_ah_attr(&attr);
 	return ah;

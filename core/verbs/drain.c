@@ -27,12 +27,10 @@ struct drain_marker {
 	struct completion done;
 };
 
+/* The marker's completion was reaped: the drain may end. */
 static void drain_marker_done(struct ib_cq *cq, struct ib_wc *wc)
 {
-	struct drain_marker *m = container_of(wc->wr_cqe, struct drain_marker,
-					      cqe);
-
-	complete(&m->done);
+	complete(&container_of(wc->wr_cqe, struct drain_marker, cqe)->done);
 }
 
 static void drain_marker_init(struct drain_marker *m)

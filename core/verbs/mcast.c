@@ -60,6 +60,33 @@ static bool mcast_args_ok(struct ib_qp *qp, union ib_gid *gid, u16 lid)
 	       qp->qp_type == IB_QPT_UD && mcast_lid_ok(qp, lid);
 }
 
+/*
+ * Attach @qp to the group (@join) or detach it. Every attachment counts
+ * in qp->usecnt, so a QP cannot be destroyed while it is in a group.
+ */
+static int mcast_change(struct ib_qp *qp, union ib_gid *gid, u16 lid,
+			bool join)
+{
+	const struct ib_device_ops *ops = &qp->device->ops;
+	int (*change)(struct ib_qp *group_qp, union ib_gid *group_gid,
+		      u16 group_lid) = join ? ops->attach_mcast :
+					      ops->detach_mcast;
+	int err;
+
+	if (!change)
+		return -EOPNOTSUPP;
+	if (!mcast_args_ok(qp, gid, lid))
+		return -EINVAL;
+	err = change(qp, gid, lid);
+	if (err)
+		return err;
+	if (join)
+		atomic_inc(&qp->usecnt);
+	else
+		atomic_dec(&qp->usecnt);
+	return 0;
+}
+
 /**
  * ib_attach_mcast() - deliver a multicast group's packets to a QP
  * @qp: a UD QP
@@ -73,17 +100,7 @@ static bool mcast_args_ok(struct ib_qp *qp, union ib_gid *gid, u16 lid)
  */
 int ib_attach_mcast(struct ib_qp *qp, union ib_gid *gid, u16 lid)
 {
-	int err;
-
-	if (!qp->device->ops.attach_mcast)
-		return -EOPNOTSUPP;
-	if (!mcast_args_ok(qp, gid, lid))
-		return -EINVAL;
-
-	err = qp->device->ops.attach_mcast(qp, gid, lid);
-	if (!err)
-		atomic_inc(&qp->usecnt);
-	return err;
+	return mcast_change(qp, gid, lid, true);
 }
 EXPORT_SYMBOL(ib_attach_mcast);
 
@@ -98,16 +115,6 @@ EXPORT_SYMBOL(ib_attach_mcast);
  */
 int ib_detach_mcast(struct ib_qp *qp, union ib_gid *gid, u16 lid)
 {
-	int err;
-
-	if (!qp->device->ops.detach_mcast)
-		return -EOPNOTSUPP;
-	if (!mcast_args_ok(qp, gid, lid))
-		return -EINVAL;
-
-	err = qp->device->ops.detach_mcast(qp, gid, lid);
-	if (!err)
-		atomic_dec(&qp->usecnt);
-	return err;
+	return mcast_change(qp, gid, lid, false);
 }
 EXPORT_SYMBOL(ib_detach_mcast);

@@ -26,19 +26,29 @@ static void mr_track(struct ib_mr *mr, struct ib_pd *pd)
 	rdma_restrack_add(&mr->res);
 }
 
-/* The core's part of a kernel MR the driver just made on @pd. */
-static void mr_init_kernel(struct ib_mr *mr, struct ib_pd *pd,
-			   enum ib_mr_type type, struct ib_sig_attrs *sig_attrs)
+/*
+ * The core's part of any MR the driver just made on @pd, set last, once
+ * the caller has filled in the rest: the MR now counts in the PD's
+ * usecnt and is visible in resource tracking.
+ */
+static void mr_attach(struct ib_mr *mr, struct ib_pd *pd, enum ib_mr_type type)
 {
 	mr->device = pd->device;
 	mr->pd = pd;
-	mr->dm = NULL;
-	mr->uobject = NULL;
-	mr->need_inval = false;
 	mr->type = type;
-	mr->sig_attrs = sig_attrs;
+	mr->dm = NULL;
 	atomic_inc(&pd->usecnt);
 	mr_track(mr, pd);
+}
+
+/* A kernel MR: no uobject, nothing registered yet, so nothing to invalidate. */
+static void mr_init_kernel(struct ib_mr *mr, struct ib_pd *pd,
+			   enum ib_mr_type type, struct ib_sig_attrs *sig_attrs)
+{
+	mr->uobject = NULL;
+	mr->need_inval = false;
+	mr->sig_attrs = sig_attrs;
+	mr_attach(mr, pd, type);
 }
 
 /**
@@ -145,14 +155,9 @@ struct ib_mr *ib_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
 				  NULL);
 	if (IS_ERR(mr))
 		return mr;
-	mr->device = dev;
-	mr->type = IB_MR_TYPE_USER;
-	mr->pd = pd;
-	mr->dm = NULL;
 	mr->iova = virt_addr;
 	mr->length = length;
-	atomic_inc(&pd->usecnt);
-	mr_track(mr, pd);
+	mr_attach(mr, pd, IB_MR_TYPE_USER);
 	return mr;
 }
 EXPORT_SYMBOL(ib_reg_user_mr);
@@ -172,12 +177,13 @@ EXPORT_SYMBOL(ib_reg_user_mr);
 int ib_advise_mr(struct ib_pd *pd, enum ib_uverbs_advise_mr_advice advice,
 		 u32 flags, struct ib_sge *sg_list, u32 num_sge)
 {
-	if (!pd->device->ops.advise_mr)
+	const struct ib_device_ops *ops = &pd->device->ops;
+
+	if (!ops->advise_mr)
 		return -EOPNOTSUPP;
-	if (!num_sge)
-		return 0;
-	return pd->device->ops.advise_mr(pd, advice, flags, sg_list, num_sge,
-					 NULL);
+	/* no ranges, no advice: the driver is not asked */
+	return num_sge ? ops->advise_mr(pd, advice, flags, sg_list, num_sge,
+					NULL) : 0;
 }
 EXPORT_SYMBOL(ib_advise_mr);
 
@@ -205,13 +211,15 @@ int ib_dereg_mr_user(struct ib_mr *mr, struct ib_udata *udata)
 	rdma_restrack_del(&mr->res);
 	err = mr->device->ops.dereg_mr(mr, udata);
 	if (err) {
+		/* still there: back in tracking, under a new id */
 		mr_track(mr, pd);
 		return err;
 	}
-	atomic_dec(&pd->usecnt);
+	/* released in the reverse of the order they were taken */
+	kfree(sig_attrs);
 	if (dm)
 		atomic_dec(&dm->usecnt);
-	kfree(sig_attrs);
+	atomic_dec(&pd->usecnt);
 	return 0;
 }
 EXPORT_SYMBOL(ib_dereg_mr_user);
@@ -229,9 +237,10 @@ EXPORT_SYMBOL(ib_dereg_mr_user);
 int ib_check_mr_status(struct ib_mr *mr, u32 check_mask,
 		       struct ib_mr_status *mr_status)
 {
-	if (!mr->device->ops.check_mr_status)
-		return -EOPNOTSUPP;
-	return mr->device->ops.check_mr_status(mr, check_mask, mr_status);
+	const struct ib_device_ops *ops = &mr->device->ops;
+
+	return ops->check_mr_status ?
+	       ops->check_mr_status(mr, check_mask, mr_status) : -EOPNOTSUPP;
 }
 EXPORT_SYMBOL(ib_check_mr_status);
 
@@ -258,10 +267,13 @@ EXPORT_SYMBOL(ib_check_mr_status);
 int ib_map_mr_sg(struct ib_mr *mr, struct scatterlist *sg, int sg_nents,
 		 unsigned int *sg_offset, unsigned int page_size)
 {
-	if (unlikely(!mr->device->ops.map_mr_sg))
+	const struct ib_device_ops *ops = &mr->device->ops;
+
+	if (unlikely(!ops->map_mr_sg))
 		return -EOPNOTSUPP;
+	/* the driver's set_page callbacks add pages of this size */
 	mr->page_size = page_size;
-	return mr->device->ops.map_mr_sg(mr, sg, sg_nents, sg_offset);
+	return ops->map_mr_sg(mr, sg, sg_nents, sg_offset);
 }
 EXPORT_SYMBOL(ib_map_mr_sg);
 
@@ -286,13 +298,16 @@ int ib_map_mr_sg_pi(struct ib_mr *mr, struct scatterlist *data_sg,
 		    struct scatterlist *meta_sg, int meta_sg_nents,
 		    unsigned int *meta_sg_offset, unsigned int page_size)
 {
-	if (unlikely(!mr->device->ops.map_mr_sg_pi ||
-		     WARN_ON_ONCE(mr->type != IB_MR_TYPE_INTEGRITY)))
+	const struct ib_device_ops *ops = &mr->device->ops;
+
+	if (unlikely(!ops->map_mr_sg_pi))
+		return -EOPNOTSUPP;
+	/* only an integrity MR has room for the metadata pages */
+	if (WARN_ON_ONCE(mr->type != IB_MR_TYPE_INTEGRITY))
 		return -EOPNOTSUPP;
 	mr->page_size = page_size;
-	return mr->device->ops.map_mr_sg_pi(mr, data_sg, data_sg_nents,
-					    data_sg_offset, meta_sg,
-					    meta_sg_nents, meta_sg_offset);
+	return ops->map_mr_sg_pi(mr, data_sg, data_sg_nents, data_sg_offset,
+				 meta_sg, meta_sg_nents, meta_sg_offset);
 }
 EXPORT_SYMBOL(ib_map_mr_sg_pi);
 

@@ -89,34 +89,33 @@ struct ib_pd *__ib_alloc_pd(struct ib_device *device, unsigned int flags,
 	pd = rdma_zalloc_drv_obj(device, ib_pd);
 	if (!pd)
 		return ERR_PTR(-ENOMEM);
-	pd->device = device;
-	pd->flags = flags;
-	atomic_set(&pd->usecnt, 0);
+	/* nothing on it yet: usecnt zero, no internal MR, no keys */
+	*pd = (struct ib_pd) { .device = device, .flags = flags };
 	rdma_restrack_new(&pd->res, RDMA_RESTRACK_PD);
 	rdma_restrack_set_name(&pd->res, caller);
-
 	err = device->ops.alloc_pd(pd, NULL);
-	if (err) {
-		rdma_restrack_put(&pd->res);
-		kfree(pd);
-		return ERR_PTR(err);
-	}
+	if (err)
+		goto err_untracked;
 	rdma_restrack_add(&pd->res);
 
+	/* a device's reserved lkey serves every PD; else the MR's does */
 	if (device->attrs.kernel_cap_flags & IBK_LOCAL_DMA_LKEY)
 		pd->local_dma_lkey = device->local_dma_lkey;
 	if (flags & IB_PD_UNSAFE_GLOBAL_RKEY)
 		pr_warn("%s: enabling unsafe global rkey\n", caller);
-
 	access = pd_internal_mr_access(pd);
-	if (access) {
-		err = pd_internal_mr_create(pd, access);
-		if (err) {
-			ib_dealloc_pd(pd);
-			return ERR_PTR(err);
-		}
+	err = access ? pd_internal_mr_create(pd, access) : 0;
+	if (err) {
+		/* a whole PD by now: the usual release undoes it */
+		ib_dealloc_pd(pd);
+		return ERR_PTR(err);
 	}
 	return pd;
+
+err_untracked:
+	rdma_restrack_put(&pd->res);
+	kfree(pd);
+	return ERR_PTR(err);
 }
 EXPORT_SYMBOL(__ib_alloc_pd);
 
@@ -136,22 +135,24 @@ EXPORT_SYMBOL(__ib_alloc_pd);
  */
 int ib_dealloc_pd_user(struct ib_pd *pd, struct ib_udata *udata)
 {
+	struct ib_mr *internal_mr = pd->__internal_mr;
 	int err;
 
 	rdma_restrack_begin_del(&pd->res);
-	if (pd->__internal_mr) {
-		err = pd->device->ops.dereg_mr(pd->__internal_mr, NULL);
-		WARN_ON(err);
+	/* nobody else knows the internal MR, so it cannot be busy */
+	if (internal_mr) {
+		WARN_ON(pd->device->ops.dereg_mr(internal_mr, NULL));
 		pd->__internal_mr = NULL;
 	}
 
 	err = pd->device->ops.dealloc_pd(pd, udata);
-	if (err) {
+	if (!err) {
+		rdma_restrack_commit_del(&pd->res);
+		kfree(pd);
+	} else {
+		/* the PD stays: it becomes visible again */
 		rdma_restrack_abort_del(&pd->res);
-		return err;
 	}
-	rdma_restrack_commit_del(&pd->res);
-	kfree(pd);
-	return 0;
+	return err;
 }
 EXPORT_SYMBOL(ib_dealloc_pd_user);

@@ -19,26 +19,28 @@
 
 /* ---- Creation ------------------------------------------------------------ */
 
-/* The ib_qp fields that come straight from the creation attributes. */
+/*
+ * Give the freshly allocated (zeroed) @qp its core part: what the caller
+ * asked for in @attr, and empty MR pools. The literal zeroes the rest,
+ * usecnt included. A QP starts out as its own real QP; only the handles
+ * of core/verbs/xrcd.c point elsewhere.
+ */
 static void qp_init_fields(struct ib_qp *qp, struct ib_device *dev,
-			   struct ib_pd *pd, struct ib_qp_init_attr *attr)
+			   struct ib_pd *pd, struct ib_qp_init_attr *attr,
+			   struct ib_uqp_object *uobj)
 {
-	qp->device = dev;
-	qp->pd = pd;
-	qp->real_qp = qp;
-	qp->qp_type = attr->qp_type;
-	qp->rwq_ind_tbl = attr->rwq_ind_tbl;
-	qp->srq = attr->srq;
-	qp->event_handler = attr->event_handler;
-	qp->qp_context = attr->qp_context;
-	qp->port = attr->port_num;
-	qp->send_cq = attr->send_cq;
-	qp->recv_cq = attr->recv_cq;
-	atomic_set(&qp->usecnt, 0);
+	*qp = (struct ib_qp) {
+		.device = dev, .pd = pd, .uobject = uobj, .real_qp = qp,
+		.qp_type = attr->qp_type, .port = attr->port_num,
+		.send_cq = attr->send_cq, .recv_cq = attr->recv_cq,
+		.srq = attr->srq, .rwq_ind_tbl = attr->rwq_ind_tbl,
+		.event_handler = attr->event_handler,
+		.qp_context = attr->qp_context,
+		.rdma_mrs = LIST_HEAD_INIT(qp->rdma_mrs),
+		.sig_mrs = LIST_HEAD_INIT(qp->sig_mrs),
+		.open_list = LIST_HEAD_INIT(qp->open_list),
+	};
 	spin_lock_init(&qp->mr_lock);
-	INIT_LIST_HEAD(&qp->rdma_mrs);
-	INIT_LIST_HEAD(&qp->sig_mrs);
-	INIT_LIST_HEAD(&qp->open_list);
 }
 
 /*
@@ -59,8 +61,7 @@ static struct ib_qp *qp_create(struct ib_device *dev, struct ib_pd *pd,
 	qp = rdma_zalloc_drv_obj_numa(dev, ib_qp);
 	if (!qp)
 		return ERR_PTR(-ENOMEM);
-	qp_init_fields(qp, dev, pd, attr);
-	qp->uobject = uobj;
+	qp_init_fields(qp, dev, pd, attr, uobj);
 	rdma_restrack_new(&qp->res, RDMA_RESTRACK_QP);
 	rdma_restrack_set_name(&qp->res, udata ? NULL : caller);
 
@@ -100,43 +101,59 @@ struct ib_qp *ib_create_qp_user(struct ib_device *dev, struct ib_pd *pd,
 				struct ib_udata *udata,
 				struct ib_uqp_object *uobj, const char *caller)
 {
+	bool shared = attr->qp_type == IB_QPT_XRC_TGT;
 	struct ib_qp *qp, *handle;
 
-	if (attr->qp_type != IB_QPT_XRC_TGT)
-		return qp_create(dev, pd, attr, udata, uobj, caller);
-
-	/* the shared QP is the kernel's (tracked as @caller's), not the user's */
-	qp = qp_create(dev, pd, attr, NULL, NULL, caller);
-	if (IS_ERR(qp))
+	/*
+	 * A shared QP outlives the process that made it, so it is the
+	 * kernel's (tracked as @caller's); the user only holds a handle.
+	 */
+	qp = qp_create(dev, pd, attr, shared ? NULL : udata,
+		       shared ? NULL : uobj, caller);
+	if (!shared || IS_ERR(qp))
 		return qp;
-	handle = ib_xrcd_share_qp(qp, attr);
-	if (IS_ERR(handle)) {
+
+	handle = ib_xrcd_share_qp(qp, attr, uobj);
+	if (IS_ERR(handle))
 		ib_destroy_qp(qp);
-		return handle;
-	}
-	handle->uobject = uobj;
 	return handle;
 }
 EXPORT_SYMBOL(ib_create_qp_user);
+
+/*
+ * The objects a QP was created on count it in their usecnt, so none of
+ * them can be destroyed under it. QP_USES lists them in the order the
+ * references are taken; they are dropped in the opposite order.
+ */
+enum { QP_USES = 5 };
+
+static void qp_uses(struct ib_qp *qp, atomic_t *cnt[QP_USES])
+{
+	cnt[0] = qp->pd ? &qp->pd->usecnt : NULL;
+	cnt[1] = qp->send_cq ? &qp->send_cq->usecnt : NULL;
+	cnt[2] = qp->recv_cq ? &qp->recv_cq->usecnt : NULL;
+	cnt[3] = qp->srq ? &qp->srq->usecnt : NULL;
+	cnt[4] = qp->rwq_ind_tbl ? &qp->rwq_ind_tbl->usecnt : NULL;
+}
 
 /**
  * ib_qp_usecnt_inc() - count @qp in the usecnt of what it was created on
  * @qp: a QP created with ib_create_qp_user()
  *
+ * Its PD, send and receive CQ (twice when they are one CQ), SRQ and RSS
+ * indirection table, those of them it has.
+ *
  * Context: any context.
  */
 void ib_qp_usecnt_inc(struct ib_qp *qp)
 {
-	if (qp->pd)
-		atomic_inc(&qp->pd->usecnt);
-	if (qp->send_cq)
-		atomic_inc(&qp->send_cq->usecnt);
-	if (qp->recv_cq)
-		atomic_inc(&qp->recv_cq->usecnt);
-	if (qp->srq)
-		atomic_inc(&qp->srq->usecnt);
-	if (qp->rwq_ind_tbl)
-		atomic_inc(&qp->rwq_ind_tbl->usecnt);
+	atomic_t *cnt[QP_USES];
+	int i;
+
+	qp_uses(qp, cnt);
+	for (i = 0; i < QP_USES; i++)
+		if (cnt[i])
+			atomic_inc(cnt[i]);
 }
 EXPORT_SYMBOL(ib_qp_usecnt_inc);
 
@@ -148,16 +165,13 @@ EXPORT_SYMBOL(ib_qp_usecnt_inc);
  */
 void ib_qp_usecnt_dec(struct ib_qp *qp)
 {
-	if (qp->rwq_ind_tbl)
-		atomic_dec(&qp->rwq_ind_tbl->usecnt);
-	if (qp->srq)
-		atomic_dec(&qp->srq->usecnt);
-	if (qp->recv_cq)
-		atomic_dec(&qp->recv_cq->usecnt);
-	if (qp->send_cq)
-		atomic_dec(&qp->send_cq->usecnt);
-	if (qp->pd)
-		atomic_dec(&qp->pd->usecnt);
+	atomic_t *cnt[QP_USES];
+	int i;
+
+	qp_uses(qp, cnt);
+	for (i = QP_USES - 1; i >= 0; i--)
+		if (cnt[i])
+			atomic_dec(cnt[i]);
 }
 EXPORT_SYMBOL(ib_qp_usecnt_dec);
 
@@ -173,10 +187,10 @@ EXPORT_SYMBOL(ib_qp_usecnt_dec);
  * max_send_sge) and an RDMA READ (no more than the device's max_sge_rd)
  * may use.
  *
- * Context: process context, may sleep.
  * With cap.max_rdma_ctxs the send queue is grown for that many rdma_rw
  * contexts and the QP gets the MR pools they draw on (core/rw/rw.c).
  *
+ * Context: process context, may sleep.
  * Return: the QP, or ERR_PTR() of -EOPNOTSUPP without QP verbs, -ENOMEM,
  * or the driver's error.
  */
@@ -184,33 +198,35 @@ struct ib_qp *ib_create_qp_kernel(struct ib_pd *pd,
 				  struct ib_qp_init_attr *qp_init_attr,
 				  const char *caller)
 {
-	struct ib_device *dev = pd->device;
+	const struct ib_qp_cap *cap = &qp_init_attr->cap;
 	struct ib_qp *qp;
+	int err = 0;
 
-	int ret;
-
-	/* room in the send queue for the rdma_rw contexts' chains */
-	if (qp_init_attr->cap.max_rdma_ctxs)
-		rdma_rw_init_qp(dev, qp_init_attr);
-
-	qp = qp_create(dev, pd, qp_init_attr, NULL, NULL, caller);
+	/* the send queue must hold the WR chains of every rdma_rw context */
+	if (cap->max_rdma_ctxs)
+		rdma_rw_init_qp(pd->device, qp_init_attr);
+	qp = qp_create(pd->device, pd, qp_init_attr, NULL, NULL, caller);
 	if (IS_ERR(qp))
 		return qp;
 	ib_qp_usecnt_inc(qp);
 
-	if (qp_init_attr->cap.max_rdma_ctxs) {
-		ret = rdma_rw_init_mrs(qp, qp_init_attr);
-		if (ret) {
-			ib_destroy_qp(qp);
-			return ERR_PTR(ret);
-		}
+	/* @cap now holds what the driver granted */
+	if (cap->max_rdma_ctxs)
+		err = rdma_rw_init_mrs(qp, qp_init_attr);
+	if (err) {
+		ib_destroy_qp(qp);
+		return ERR_PTR(err);
 	}
 
-	qp->max_write_sge = qp_init_attr->cap.max_send_sge;
-	qp->max_read_sge = min_t(u32, qp_init_attr->cap.max_send_sge,
-				 dev->attrs.max_sge_rd);
-	if (qp_init_attr->create_flags & IB_QP_CREATE_INTEGRITY_EN)
-		qp->integrity_en = true;
+	/*
+	 * Every driver keeps max_send_sge within what a WRITE may carry, but
+	 * not all of them within the device's READ limit.
+	 */
+	qp->max_read_sge = min_t(u32, cap->max_send_sge,
+				 pd->device->attrs.max_sge_rd);
+	qp->max_write_sge = cap->max_send_sge;
+	qp->integrity_en = qp_init_attr->create_flags &
+			   IB_QP_CREATE_INTEGRITY_EN;
 	return qp;
 }
 EXPORT_SYMBOL(ib_create_qp_kernel);

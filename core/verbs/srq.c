@@ -138,18 +138,20 @@ int ib_destroy_srq_user(struct ib_srq *srq, struct ib_udata *udata)
 {
 	int err;
 
+	/* a QP still takes its receive WRs from it */
 	if (atomic_read(&srq->usecnt))
 		return -EBUSY;
 
 	rdma_restrack_begin_del(&srq->res);
 	err = srq->device->ops.destroy_srq(srq, udata);
-	if (err) {
+	if (!err) {
+		/* gone: release what it held, then the memory */
+		srq_usecnt_add(srq, -1);
+		rdma_restrack_commit_del(&srq->res);
+		kfree(srq);
+	} else {
 		rdma_restrack_abort_del(&srq->res);
-		return err;
 	}
-	srq_usecnt_add(srq, -1);
-	rdma_restrack_commit_del(&srq->res);
-	kfree(srq);
-	return 0;
+	return err;
 }
 EXPORT_SYMBOL(ib_destroy_srq_user);

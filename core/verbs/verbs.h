@@ -25,11 +25,12 @@ void ib_qp_usecnt_dec(struct ib_qp *qp);
 
 /*
  * Publish the freshly created XRC target QP @real_qp in its XRC domain and
- * return the first handle opened on it, or an ERR_PTR() after which
- * @real_qp is still the caller's to destroy.
+ * return the first handle opened on it (for @uobj), or an ERR_PTR() after
+ * which @real_qp is still the caller's to destroy.
  */
 struct ib_qp *ib_xrcd_share_qp(struct ib_qp *real_qp,
-			       struct ib_qp_init_attr *attr);
+			       struct ib_qp_init_attr *attr,
+			       struct ib_uqp_object *uobj);
 
 /*
  * ib_destroy_qp_user() of a handle: close it and destroy the real QP with

@@ -22,12 +22,14 @@
  */
 int ib_dma_virt_map_sg(struct ib_device *dev, struct scatterlist *sg, int nents)
 {
-	struct scatterlist *s;
-	int i;
+	struct scatterlist *s = sg;
+	int left = nents;
 
-	for_each_sg(sg, s, nents, i) {
+	while (left-- > 0) {
+		/* the CPU reaches the data where the kernel maps it */
 		sg_dma_address(s) = (uintptr_t)sg_virt(s);
 		sg_dma_len(s) = s->length;
+		s = sg_next(s);
 	}
 	return nents;
 }

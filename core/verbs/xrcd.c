@@ -48,16 +48,15 @@ struct ib_xrcd *ib_alloc_xrcd_user(struct ib_device *device,
 	xrcd = rdma_zalloc_drv_obj(device, ib_xrcd);
 	if (!xrcd)
 		return ERR_PTR(-ENOMEM);
-	xrcd->device = device;
-	xrcd->inode = inode;
-	atomic_set(&xrcd->usecnt, 0);
+	/* no SRQ or QP uses it yet: usecnt and the QP table start empty */
+	*xrcd = (struct ib_xrcd) { .device = device, .inode = inode };
 	init_rwsem(&xrcd->tgt_qps_rwsem);
 	xa_init(&xrcd->tgt_qps);
 
 	err = device->ops.alloc_xrcd(xrcd, udata);
 	if (err) {
 		kfree(xrcd);
-		return ERR_PTR(err);
+		xrcd = ERR_PTR(err);
 	}
 	return xrcd;
 }
@@ -78,14 +77,14 @@ int ib_dealloc_xrcd_user(struct ib_xrcd *xrcd, struct ib_udata *udata)
 
 	if (atomic_read(&xrcd->usecnt))
 		return -EBUSY;
-
 	/* every published QP holds a usecnt, so this is a core bug */
 	WARN_ON(!xa_empty(&xrcd->tgt_qps));
+
+	/* the driver may refuse; then the domain stays as it was */
 	err = xrcd->device->ops.dealloc_xrcd(xrcd, udata);
-	if (err)
-		return err;
-	kfree(xrcd);
-	return 0;
+	if (!err)
+		kfree(xrcd);
+	return err;
 }
 EXPORT_SYMBOL(ib_dealloc_xrcd_user);
 
@@ -111,31 +110,51 @@ static void xrcd_qp_event(struct ib_event *event, void *context)
 	spin_unlock_irqrestore(&real_qp->device->qp_open_list_lock, flags);
 }
 
-/* Open a new handle on @real_qp. */
+/*
+ * Link @handle into its real QP's open_list (@open) or unlink it. The
+ * real QP's usecnt counts the handles linked, so it cannot be destroyed
+ * while one is open.
+ */
+static void xrcd_handle_link(struct ib_qp *handle, bool open)
+{
+	struct ib_qp *real_qp = handle->real_qp;
+	spinlock_t *lock = &real_qp->device->qp_open_list_lock;
+	unsigned long flags;
+
+	if (open)
+		atomic_inc(&real_qp->usecnt);
+	spin_lock_irqsave(lock, flags);
+	if (open)
+		list_add(&handle->open_list, &real_qp->open_list);
+	else
+		list_del(&handle->open_list);
+	spin_unlock_irqrestore(lock, flags);
+	if (!open)
+		atomic_dec(&real_qp->usecnt);
+}
+
+/*
+ * Open a new handle on @real_qp: a plain ib_qp that names the real QP and
+ * carries the opener's own event handler. Nothing else of it is used.
+ */
 static struct ib_qp *xrcd_qp_open(struct ib_qp *real_qp,
 				  void (*event_handler)(struct ib_event *,
 							void *),
 				  void *qp_context)
 {
-	struct ib_device *dev = real_qp->device;
-	struct ib_qp *handle;
-	unsigned long flags;
+	struct ib_qp *handle = kmalloc(sizeof(*handle), GFP_KERNEL);
 
-	handle = kzalloc(sizeof(*handle), GFP_KERNEL);
 	if (!handle)
 		return ERR_PTR(-ENOMEM);
-	handle->real_qp = real_qp;
-	handle->device = dev;
-	handle->event_handler = event_handler;
-	handle->qp_context = qp_context;
-	handle->qp_num = real_qp->qp_num;
-	handle->qp_type = real_qp->qp_type;
-	atomic_set(&handle->usecnt, 0);
-
-	atomic_inc(&real_qp->usecnt);
-	spin_lock_irqsave(&dev->qp_open_list_lock, flags);
-	list_add(&handle->open_list, &real_qp->open_list);
-	spin_unlock_irqrestore(&dev->qp_open_list_lock, flags);
+	*handle = (struct ib_qp) {
+		.device = real_qp->device,
+		.real_qp = real_qp,
+		.qp_num = real_qp->qp_num,
+		.qp_type = real_qp->qp_type,
+		.event_handler = event_handler,
+		.qp_context = qp_context,
+	};
+	xrcd_handle_link(handle, true);
 	return handle;
 }
 
@@ -154,18 +173,18 @@ static struct ib_qp *xrcd_qp_open(struct ib_qp *real_qp,
 struct ib_qp *ib_open_qp(struct ib_xrcd *xrcd,
 			 struct ib_qp_open_attr *qp_open_attr)
 {
-	struct ib_qp *real_qp, *handle;
+	struct ib_qp *handle = ERR_PTR(-EINVAL);
+	struct ib_qp *real_qp;
 
 	if (qp_open_attr->qp_type != IB_QPT_XRC_TGT)
-		return ERR_PTR(-EINVAL);
+		return handle;
 
+	/* held until the handle counts in usecnt, so the QP cannot go */
 	down_read(&xrcd->tgt_qps_rwsem);
 	real_qp = xa_load(&xrcd->tgt_qps, qp_open_attr->qp_num);
 	if (real_qp)
 		handle = xrcd_qp_open(real_qp, qp_open_attr->event_handler,
 				      qp_open_attr->qp_context);
-	else
-		handle = ERR_PTR(-EINVAL);
 	up_read(&xrcd->tgt_qps_rwsem);
 	return handle;
 }
@@ -183,16 +202,9 @@ EXPORT_SYMBOL(ib_open_qp);
  */
 int ib_close_qp(struct ib_qp *qp)
 {
-	struct ib_qp *real_qp = qp->real_qp;
-	unsigned long flags;
-
-	if (real_qp == qp)
+	if (qp->real_qp == qp)
 		return -EINVAL;
-
-	spin_lock_irqsave(&real_qp->device->qp_open_list_lock, flags);
-	list_del(&qp->open_list);
-	spin_unlock_irqrestore(&real_qp->device->qp_open_list_lock, flags);
-	atomic_dec(&real_qp->usecnt);
+	xrcd_handle_link(qp, false);
 	kfree(qp);
 	return 0;
 }
@@ -205,13 +217,15 @@ EXPORT_SYMBOL(ib_close_qp);
  * @real_qp: the QP the driver just created, not yet visible to anyone
  * @attr: its creation attributes: the domain, the handle's event handler
  *	and context
+ * @uobj: the uverbs object the handle is for, or NULL
  *
  * Context: process context, may sleep.
  * Return: the handle, or ERR_PTR() of -ENOMEM or the xarray's error; then
  * nothing was published and @real_qp is the caller's to destroy.
  */
 struct ib_qp *ib_xrcd_share_qp(struct ib_qp *real_qp,
-			       struct ib_qp_init_attr *attr)
+			       struct ib_qp_init_attr *attr,
+			       struct ib_uqp_object *uobj)
 {
 	struct ib_xrcd *xrcd = attr->xrcd;
 	struct ib_qp *handle;
@@ -240,6 +254,7 @@ struct ib_qp *ib_xrcd_share_qp(struct ib_qp *real_qp,
 		ib_close_qp(handle);
 		return ERR_PTR(err);
 	}
+	handle->uobject = uobj;
 	return handle;
 }
 
