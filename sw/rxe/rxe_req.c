@@ -4,11 +4,13 @@
  * operations (fast registration, local invalidation) and turns the other
  * work requests into packets, one packet per engine step.
  *
- * The engine is a small state machine: each handler does one thing and
- * returns the state that runs next (req_handlers[] is the table). A step
- * ends in REQST_PROGRESS (call again) or REQST_IDLE (nothing to do now: the
- * queue is empty, the RC window or the READ/ATOMIC budget is full, a fence
- * waits, an RNR wait is on, or a transmit must be retried later).
+ * The engine is a small state machine like the responder's (rxe_resp.c):
+ * each step does one thing and returns an outcome, and
+ * req_next[step][outcome] picks the step that runs next. An engine step
+ * ends in REQ_OUT_PROGRESS (call again) or REQ_OUT_IDLE (nothing to do
+ * now: the queue is empty, the RC window or the READ/ATOMIC budget is
+ * full, a fence waits, an RNR wait is on, or a transmit must be retried
+ * later).
  *
  * Retransmission is go-back-N: the completer asks for it through
  * RXE_REQ_RETRY and req.retry_psn; the requester moves its cursor (WQE,
@@ -305,30 +307,53 @@ static void req_wqe_start(struct rxe_qp *qp, struct rxe_send_wqe *wqe)
 
 /* --- the engine -------------------------------------------------------- */
 
-enum req_state {
-	REQST_CHECK,	/* QP state, RNR wait, retry requests */
-	REQST_NEXT,	/* the WQE at the cursor: may it go now? */
-	REQST_LOCAL,	/* execute a local operation */
-	REQST_PACKET,	/* build and transmit one packet */
-	REQST_PROGRESS,	/* end of step: call again */
-	REQST_IDLE,	/* end of step: nothing to do */
+/*
+ * How one engine step moves through the requester:
+ *
+ *   CHECK -> NEXT -> PACKET   (or NEXT -> LOCAL for a local operation)
+ */
+enum req_step {
+	REQ_STEP_NONE,		/* no transition: a bug */
+	REQ_STEP_CHECK,		/* QP state, RNR wait, retry requests */
+	REQ_STEP_NEXT,		/* the WQE at the cursor: may it go now? */
+	REQ_STEP_LOCAL,		/* execute a local operation */
+	REQ_STEP_PACKET,	/* build and transmit one packet */
+	REQ_NUM_STEPS
+};
+
+/* What a step tells the table to do next. */
+enum req_out {
+	REQ_OUT_OK,		/* go on */
+	REQ_OUT_LOCAL,		/* NEXT: the WQE is a local operation */
+	REQ_NUM_OUTS,
+	/* handled by the runner: end of the engine step */
+	REQ_OUT_PROGRESS,	/* call again */
+	REQ_OUT_IDLE,		/* nothing to do now */
+};
+
+static const u8 req_next[REQ_NUM_STEPS][REQ_NUM_OUTS] = {
+	[REQ_STEP_CHECK] = { [REQ_OUT_OK] = REQ_STEP_NEXT },
+	[REQ_STEP_NEXT] = {
+		[REQ_OUT_OK] = REQ_STEP_PACKET,
+		[REQ_OUT_LOCAL] = REQ_STEP_LOCAL,
+	},
 };
 
 struct req_ctx {
 	struct rxe_send_wqe *wqe;
 };
 
-static enum req_state req_check(struct rxe_qp *qp, struct req_ctx *c)
+static enum req_out req_check(struct rxe_qp *qp, struct req_ctx *c)
 {
 	enum ib_qp_state state = rxe_qp_state(qp);
 
 	if (state != IB_QPS_RTS && state != IB_QPS_SQD)
-		return REQST_IDLE;	/* in ERR the completer flushes */
+		return REQ_OUT_IDLE;	/* in ERR the completer flushes */
 	if (test_bit(RXE_REQ_PAUSED, &qp->req.flags))
-		return REQST_IDLE;
+		return REQ_OUT_IDLE;
 	if (test_and_clear_bit(RXE_REQ_RETRY, &qp->req.flags))
 		req_rewind(qp, READ_ONCE(qp->req.retry_psn));
-	return REQST_NEXT;
+	return REQ_OUT_OK;
 }
 
 /* May the WQE at the cursor, never started before, start now? */
@@ -346,7 +371,7 @@ static bool req_may_start(struct rxe_qp *qp, struct rxe_send_wqe *wqe)
 	return true;
 }
 
-static enum req_state req_next(struct rxe_qp *qp, struct req_ctx *c)
+static enum req_out req_next_wqe(struct rxe_qp *qp, struct req_ctx *c)
 {
 	u32 cons = smp_load_acquire(&qp->sq.cons);
 	struct rxe_send_wqe *wqe;
@@ -356,26 +381,26 @@ static enum req_state req_next(struct rxe_qp *qp, struct req_ctx *c)
 		req_seek(qp, cons, 0, cons == qp->req.hw_index ?
 			 qp->req.next_psn : req_wqe(qp, cons)->first_psn);
 	if (qp->req.index == smp_load_acquire(&qp->sq.prod))
-		return REQST_IDLE;
+		return REQ_OUT_IDLE;
 
 	wqe = req_wqe(qp, qp->req.index);
 	c->wqe = wqe;
 	if (qp->req.index == qp->req.hw_index) {
 		if (!req_may_start(qp, wqe))
-			return REQST_IDLE;
+			return REQ_OUT_IDLE;
 		if (rxe_req_wr_is_local(wqe->opcode))
-			return REQST_LOCAL;
+			return REQ_OUT_LOCAL;
 		req_wqe_start(qp, wqe);
 	} else if (rxe_req_wr_is_local(wqe->opcode)) {
 		/* A resend passes a local operation done before. */
 		req_wqe_done(qp, wqe);
-		return REQST_PROGRESS;
+		return REQ_OUT_PROGRESS;
 	}
 	if (rxe_qp_is_rc(qp) &&
 	    rxe_psn_diff(qp->req.psn, READ_ONCE(qp->comp.psn)) >=
 	    RXE_REQ_WINDOW)
-		return REQST_IDLE;	/* the completer kicks us on progress */
-	return REQST_PACKET;
+		return REQ_OUT_IDLE;	/* the completer kicks us on progress */
+	return REQ_OUT_OK;
 }
 
 static enum ib_wc_status req_do_local(struct rxe_qp *qp,
@@ -394,14 +419,14 @@ static enum ib_wc_status req_do_local(struct rxe_qp *qp,
 	return err ? IB_WC_LOC_PROT_ERR : IB_WC_SUCCESS;
 }
 
-static enum req_state req_local(struct rxe_qp *qp, struct req_ctx *c)
+static enum req_out req_local(struct rxe_qp *qp, struct req_ctx *c)
 {
 	struct rxe_send_wqe *wqe = c->wqe;
 
 	req_wqe_start(qp, wqe);
 	wqe->status = req_do_local(qp, wqe);
 	req_wqe_done(qp, wqe);
-	return REQST_PROGRESS;
+	return REQ_OUT_PROGRESS;
 }
 
 /* What one packet of the WQE at the cursor looks like. */
@@ -565,17 +590,17 @@ static void req_sent(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 }
 
 /* The WQE cannot be sent at all: complete it with @status. */
-static enum req_state req_fail(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
-			       enum ib_wc_status status, int err)
+static enum req_out req_fail(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
+			     enum ib_wc_status status, int err)
 {
 	rxe_dbg_qp(qp, "wqe %u: cannot transmit (%d)\n", qp->req.index, err);
 	rxe_counter_inc(qp->rxe, RXE_CNT_SEND_ERR);
 	wqe->status = status;
 	req_wqe_done(qp, wqe);
-	return REQST_IDLE;
+	return REQ_OUT_IDLE;
 }
 
-static enum req_state req_packet(struct rxe_qp *qp, struct req_ctx *c)
+static enum req_out req_packet(struct rxe_qp *qp, struct req_ctx *c)
 {
 	struct rxe_send_wqe *wqe = c->wqe;
 	struct req_pkt_plan plan;
@@ -593,26 +618,25 @@ static enum req_state req_packet(struct rxe_qp *qp, struct req_ctx *c)
 				   &pkt);
 	if (!err) {
 		req_sent(qp, wqe, &plan, &dma);
-		return REQST_PROGRESS;
+		return REQ_OUT_PROGRESS;
 	}
 	if (req_err_transient(err)) {
 		/* Nothing was lost: the same packet is built again later. */
 		mod_timer(&qp->req.xmit_timer, jiffies + 1);
-		return REQST_IDLE;
+		return REQ_OUT_IDLE;
 	}
 	if (!skb)	/* the SGEs could not be read */
 		return req_fail(qp, wqe, IB_WC_LOC_PROT_ERR, err);
 	return req_fail(qp, wqe, IB_WC_LOC_QP_OP_ERR, err);
 }
 
-typedef enum req_state (*req_handler_t)(struct rxe_qp *qp,
-					 struct req_ctx *c);
+typedef enum req_out (*req_step_fn)(struct rxe_qp *qp, struct req_ctx *c);
 
-static const req_handler_t req_handlers[] = {
-	[REQST_CHECK]	= req_check,
-	[REQST_NEXT]	= req_next,
-	[REQST_LOCAL]	= req_local,
-	[REQST_PACKET]	= req_packet,
+static const req_step_fn req_steps[REQ_NUM_STEPS] = {
+	[REQ_STEP_CHECK]	= req_check,
+	[REQ_STEP_NEXT]		= req_next_wqe,
+	[REQ_STEP_LOCAL]	= req_local,
+	[REQ_STEP_PACKET]	= req_packet,
 };
 
 /**
@@ -626,11 +650,19 @@ static const req_handler_t req_handlers[] = {
 int rxe_req_run(struct rxe_qp *qp)
 {
 	struct req_ctx c = {};
-	enum req_state state = REQST_CHECK;
+	u8 step = REQ_STEP_CHECK;
+	enum req_out out;
 
-	while (state < REQST_PROGRESS)
-		state = req_handlers[state](qp, &c);
-	return state == REQST_PROGRESS ? 0 : -EAGAIN;
+	for (;;) {
+		out = req_steps[step](qp, &c);
+		if (out == REQ_OUT_PROGRESS)
+			return 0;
+		if (out == REQ_OUT_IDLE)
+			return -EAGAIN;
+		step = req_next[step][out];
+		if (WARN_ON_ONCE(step == REQ_STEP_NONE))
+			return -EAGAIN;
+	}
 }
 
 static void req_xmit_timer(struct timer_list *t)
