@@ -18,7 +18,7 @@
 #include <kunit/visibility.h>
 #include <linux/interrupt.h>
 #include "rxe_qp.h"
-#include "rxe_req.h"
+#include "rxe_opcode.h"
 #include "rxe_comp.h"
 
 /* --- decisions --------------------------------------------------------- */
@@ -158,14 +158,14 @@ static void comp_post(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 	struct ib_wc wc = {
 		.wr_id = wqe->wr_id,
 		.status = status,
-		.opcode = rxe_req_wc_opcode(wqe->opcode),
+		.opcode = rxe_wr_wc_opcode(wqe->opcode),
 		.qp = &qp->ibqp,
 	};
 
 	if (status == IB_WC_SUCCESS && !qp->sig_all &&
 	    !(wqe->send_flags & IB_SEND_SIGNALED))
 		return;
-	if (status == IB_WC_SUCCESS && rxe_req_wr_is_rd_atomic(wqe->opcode))
+	if (status == IB_WC_SUCCESS && rxe_wr_is_rd_atomic(wqe->opcode))
 		wc.byte_len = wqe->length;
 	if (rxe_cq_post(qp->scq, &wc, false))
 		rxe_dbg_qp(qp, "send CQ full: completion of %llu lost\n",
@@ -178,7 +178,7 @@ static void comp_retire(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 {
 	u32 next = rxe_psn_add(wqe->last_psn, 1);
 
-	if (started && rxe_req_wr_is_rd_atomic(wqe->opcode))
+	if (started && rxe_wr_is_rd_atomic(wqe->opcode))
 		atomic_dec(&qp->req.rd_atomic);
 	if (started && rxe_qp_is_rc(qp) &&
 	    rxe_psn_diff(next, qp->comp.psn) > 0)
@@ -372,13 +372,13 @@ static enum comp_out comp_get_wqe(struct rxe_qp *qp, struct comp_ctx *c)
 		return c->skb ? COMP_OUT_CONSUME : COMP_OUT_IDLE;
 	}
 	c->wqe = comp_wqe(qp, cons);
-	if (rxe_req_wr_is_local(c->wqe->opcode) && !is_sent)
+	if (rxe_wr_is_local(c->wqe->opcode) && !is_sent)
 		return comp_wait_local(qp, c);
 	if (is_sent && c->wqe->status != IB_WC_SUCCESS) {
 		c->status = c->wqe->status;
 		return COMP_OUT_ERROR;
 	}
-	if (!rxe_qp_is_rc(qp) || rxe_req_wr_is_local(c->wqe->opcode))
+	if (!rxe_qp_is_rc(qp) || rxe_wr_is_local(c->wqe->opcode))
 		return COMP_OUT_DONE;
 	return c->skb ? COMP_OUT_OK : COMP_OUT_IDLE;
 }
@@ -419,7 +419,7 @@ static enum comp_out comp_check_psn(struct rxe_qp *qp, struct comp_ctx *c)
 	}
 	if (rxe_psn_diff(psn, wqe->last_psn) > 0) {
 		/* Later PSN: acknowledges a SEND/WRITE, not READ/atomic. */
-		if (rxe_req_wr_is_rd_atomic(wqe->opcode))
+		if (rxe_wr_is_rd_atomic(wqe->opcode))
 			return comp_implied_nak(qp, c);
 		return COMP_OUT_DONE;
 	}
@@ -431,7 +431,7 @@ static enum comp_out comp_check_psn(struct rxe_qp *qp, struct comp_ctx *c)
 static enum comp_out comp_check_ack(struct rxe_qp *qp, struct comp_ctx *c)
 {
 	struct rxe_pkt *pkt = c->pkt;
-	bool rd_atomic = rxe_req_wr_is_rd_atomic(c->wqe->opcode);
+	bool rd_atomic = rxe_wr_is_rd_atomic(c->wqe->opcode);
 
 	if (pkt->flags & RXE_OPF_READ)
 		return c->wqe->opcode == IB_WR_RDMA_READ ? COMP_OUT_READ :

@@ -76,6 +76,24 @@ static inline void *rxe_wqe_inline(struct rxe_send_wqe *wqe)
 	return wqe->sge;
 }
 
+/*
+ * Point @dma at byte @offset of @wqe's SGE list (the requester's transmit
+ * cursor, or the completer's READ response cursor).
+ */
+static inline void rxe_wqe_dma_seek(struct rxe_dma *dma,
+				    const struct rxe_send_wqe *wqe, u32 offset)
+{
+	u32 i;
+
+	dma->length = wqe->length;
+	dma->resid = wqe->length - min(offset, wqe->length);
+	dma->num_sge = wqe->num_sge;
+	for (i = 0; i < wqe->num_sge && offset >= wqe->sge[i].length; i++)
+		offset -= wqe->sge[i].length;
+	dma->cur_sge = i;
+	dma->sge_offset = i < wqe->num_sge ? offset : 0;
+}
+
 /* req.flags bits: requests from the completer to the requester. */
 enum rxe_req_flag {
 	RXE_REQ_RETRY,		/* resend from req.retry_psn */

@@ -20,190 +20,11 @@
  */
 #include <kunit/visibility.h>
 #include "rxe_qp.h"
+#include "rxe_opcode.h"
 #include "rxe_req.h"
 #include "rxe_comp.h"
 
 /* --- decisions --------------------------------------------------------- */
-
-/* QP types as bits of struct rxe_req_op.types. */
-#define RXE_T_RC	BIT(0)
-#define RXE_T_UC	BIT(1)
-#define RXE_T_UD	BIT(2)		/* UD and GSI */
-#define RXE_T_ALL	(RXE_T_RC | RXE_T_UC | RXE_T_UD)
-
-#define RXE_OP_NONE	0xff		/* no packet at this position */
-
-/* struct rxe_req_op.flags */
-#define RXE_OPK_LOCAL		BIT(0)	/* executed here, no packet */
-#define RXE_OPK_RD_ATOMIC	BIT(1)	/* counts against max_rd_atomic */
-
-/**
- * struct rxe_req_op - what the requester does with one WR opcode
- * @code:  wire opcode without the transport bits, by enum rxe_req_pos
- * @types: QP types that may post it (RXE_T_*); 0 = unsupported opcode
- * @wc:    enum ib_wc_opcode of its completion
- * @flags: RXE_OPK_*
- */
-struct rxe_req_op {
-	u8 code[4];
-	u8 types;
-	u8 wc;
-	u8 flags;
-};
-
-#define RXE_CODES(mid, first, last, only) \
-	{ IB_OPCODE_##mid, IB_OPCODE_##first, IB_OPCODE_##last, \
-	  IB_OPCODE_##only }
-#define RXE_ONE_CODE(only) \
-	{ RXE_OP_NONE, RXE_OP_NONE, RXE_OP_NONE, IB_OPCODE_##only }
-#define RXE_NO_CODE \
-	{ RXE_OP_NONE, RXE_OP_NONE, RXE_OP_NONE, RXE_OP_NONE }
-
-static const struct rxe_req_op rxe_req_ops[IB_WR_REG_MR + 1] = {
-	[IB_WR_SEND] = {
-		RXE_CODES(SEND_MIDDLE, SEND_FIRST, SEND_LAST, SEND_ONLY),
-		RXE_T_ALL, IB_WC_SEND, 0 },
-	[IB_WR_SEND_WITH_IMM] = {
-		RXE_CODES(SEND_MIDDLE, SEND_FIRST, SEND_LAST_WITH_IMMEDIATE,
-			  SEND_ONLY_WITH_IMMEDIATE),
-		RXE_T_ALL, IB_WC_SEND, 0 },
-	[IB_WR_SEND_WITH_INV] = {
-		RXE_CODES(SEND_MIDDLE, SEND_FIRST, SEND_LAST_WITH_INVALIDATE,
-			  SEND_ONLY_WITH_INVALIDATE),
-		RXE_T_RC, IB_WC_SEND, 0 },
-	[IB_WR_RDMA_WRITE] = {
-		RXE_CODES(RDMA_WRITE_MIDDLE, RDMA_WRITE_FIRST, RDMA_WRITE_LAST,
-			  RDMA_WRITE_ONLY),
-		RXE_T_RC | RXE_T_UC, IB_WC_RDMA_WRITE, 0 },
-	[IB_WR_RDMA_WRITE_WITH_IMM] = {
-		RXE_CODES(RDMA_WRITE_MIDDLE, RDMA_WRITE_FIRST,
-			  RDMA_WRITE_LAST_WITH_IMMEDIATE,
-			  RDMA_WRITE_ONLY_WITH_IMMEDIATE),
-		RXE_T_RC | RXE_T_UC, IB_WC_RDMA_WRITE, 0 },
-	[IB_WR_RDMA_READ] = {
-		RXE_ONE_CODE(RDMA_READ_REQUEST),
-		RXE_T_RC, IB_WC_RDMA_READ, RXE_OPK_RD_ATOMIC },
-	[IB_WR_ATOMIC_CMP_AND_SWP] = {
-		RXE_ONE_CODE(COMPARE_SWAP),
-		RXE_T_RC, IB_WC_COMP_SWAP, RXE_OPK_RD_ATOMIC },
-	[IB_WR_ATOMIC_FETCH_AND_ADD] = {
-		RXE_ONE_CODE(FETCH_ADD),
-		RXE_T_RC, IB_WC_FETCH_ADD, RXE_OPK_RD_ATOMIC },
-	[IB_WR_LOCAL_INV] = {
-		RXE_NO_CODE, RXE_T_ALL, IB_WC_LOCAL_INV, RXE_OPK_LOCAL },
-	[IB_WR_REG_MR] = {
-		RXE_NO_CODE, RXE_T_ALL, IB_WC_REG_MR, RXE_OPK_LOCAL },
-};
-
-static const struct rxe_req_op *rxe_req_op(enum ib_wr_opcode op)
-{
-	if ((unsigned int)op >= ARRAY_SIZE(rxe_req_ops) ||
-	    !rxe_req_ops[op].types)
-		return NULL;
-	return &rxe_req_ops[op];
-}
-
-static u8 rxe_req_type_bit(enum ib_qp_type type)
-{
-	switch (type) {
-	case IB_QPT_RC:
-		return RXE_T_RC;
-	case IB_QPT_UC:
-		return RXE_T_UC;
-	case IB_QPT_UD:
-	case IB_QPT_GSI:
-		return RXE_T_UD;
-	default:
-		return 0;
-	}
-}
-
-/**
- * rxe_req_wr_allowed() - whether a QP of @type may post WR opcode @op
- * @type: QP type
- * @op:   WR opcode
- *
- * Return: true when post_send accepts @op on such a QP.
- */
-bool rxe_req_wr_allowed(enum ib_qp_type type, enum ib_wr_opcode op)
-{
-	const struct rxe_req_op *info = rxe_req_op(op);
-
-	return info && (info->types & rxe_req_type_bit(type));
-}
-EXPORT_SYMBOL_IF_KUNIT(rxe_req_wr_allowed);
-
-/**
- * rxe_req_opcode() - the wire opcode of one packet of a message
- * @type: QP type
- * @op:   WR opcode of the message
- * @pos:  where the packet sits in the message
- *
- * Return: the BTH opcode, or -EINVAL when the QP type cannot post @op or
- * @op has no packet at @pos (READ, atomics and all UD sends are one
- * packet; local operations have none).
- */
-int rxe_req_opcode(enum ib_qp_type type, enum ib_wr_opcode op,
-		   enum rxe_req_pos pos)
-{
-	static const u8 transport[] = {
-		[0] = IB_OPCODE_RC, [1] = IB_OPCODE_UC, [2] = IB_OPCODE_UD,
-	};
-	u8 bit = rxe_req_type_bit(type);
-	u8 code;
-
-	if (!rxe_req_wr_allowed(type, op) || (unsigned int)pos > RXE_POS_ONLY)
-		return -EINVAL;
-	if (bit == RXE_T_UD && pos != RXE_POS_ONLY)
-		return -EINVAL;
-	code = rxe_req_ops[op].code[pos];
-	if (code == RXE_OP_NONE)
-		return -EINVAL;
-	return transport[ilog2(bit)] | code;
-}
-EXPORT_SYMBOL_IF_KUNIT(rxe_req_opcode);
-
-/**
- * rxe_req_wr_is_local() - whether @op is executed locally (no packet)
- * @op: WR opcode
- *
- * Return: true for IB_WR_REG_MR and IB_WR_LOCAL_INV.
- */
-bool rxe_req_wr_is_local(enum ib_wr_opcode op)
-{
-	const struct rxe_req_op *info = rxe_req_op(op);
-
-	return info && (info->flags & RXE_OPK_LOCAL);
-}
-EXPORT_SYMBOL_IF_KUNIT(rxe_req_wr_is_local);
-
-/**
- * rxe_req_wr_is_rd_atomic() - whether @op is a READ or an atomic
- * @op: WR opcode
- *
- * Return: true when @op counts against max_rd_atomic.
- */
-bool rxe_req_wr_is_rd_atomic(enum ib_wr_opcode op)
-{
-	const struct rxe_req_op *info = rxe_req_op(op);
-
-	return info && (info->flags & RXE_OPK_RD_ATOMIC);
-}
-EXPORT_SYMBOL_IF_KUNIT(rxe_req_wr_is_rd_atomic);
-
-/**
- * rxe_req_wc_opcode() - the completion opcode of WR opcode @op
- * @op: WR opcode (one rxe_req_wr_allowed() accepts)
- *
- * Return: the enum ib_wc_opcode its completion carries.
- */
-enum ib_wc_opcode rxe_req_wc_opcode(enum ib_wr_opcode op)
-{
-	const struct rxe_req_op *info = rxe_req_op(op);
-
-	return info ? info->wc : IB_WC_SEND;
-}
-EXPORT_SYMBOL_IF_KUNIT(rxe_req_wc_opcode);
 
 /**
  * rxe_req_num_pkts() - packets (or PSNs) a message of @len bytes takes
@@ -248,7 +69,7 @@ static void req_rewind(struct rxe_qp *qp, u32 psn)
 
 	for (; index != qp->req.hw_index; index++) {
 		wqe = req_wqe(qp, index);
-		if (rxe_req_wr_is_local(wqe->opcode))
+		if (rxe_wr_is_local(wqe->opcode))
 			continue;
 		if (rxe_psn_diff(psn, wqe->last_psn) <= 0)
 			break;
@@ -283,7 +104,7 @@ static void req_wqe_done(struct rxe_qp *qp, struct rxe_send_wqe *wqe)
 	 * consumer's post_send, under the consumer's locks, where its
 	 * completion handler must not be called.
 	 */
-	if (rxe_req_wr_is_local(wqe->opcode) || wqe->status != IB_WC_SUCCESS ||
+	if (rxe_wr_is_local(wqe->opcode) || wqe->status != IB_WC_SUCCESS ||
 	    !rxe_qp_is_rc(qp))
 		rxe_task_sched(&qp->comp_task);
 }
@@ -293,12 +114,12 @@ static void req_wqe_start(struct rxe_qp *qp, struct rxe_send_wqe *wqe)
 {
 	u32 pkts = 0;
 
-	if (!rxe_req_wr_is_local(wqe->opcode))
+	if (!rxe_wr_is_local(wqe->opcode))
 		pkts = rxe_req_num_pkts(wqe->length, rxe_qp_mtu(qp));
 	wqe->status = IB_WC_SUCCESS;
 	wqe->first_psn = qp->req.psn;
 	wqe->last_psn = rxe_psn_add(qp->req.psn, pkts + RXE_PSN_MASK);
-	if (rxe_req_wr_is_rd_atomic(wqe->opcode))
+	if (rxe_wr_is_rd_atomic(wqe->opcode))
 		atomic_inc(&qp->req.rd_atomic);
 	rxe_wqe_dma_seek(&qp->req.dma, wqe, 0);
 	/* The completer may match answers against it from now on. */
@@ -365,7 +186,7 @@ static bool req_may_start(struct rxe_qp *qp, struct rxe_send_wqe *wqe)
 		return false;	/* draining: nothing new */
 	if ((wqe->send_flags & IB_SEND_FENCE) && in_flight)
 		return false;	/* the completer kicks us when they end */
-	if (rxe_req_wr_is_rd_atomic(wqe->opcode) &&
+	if (rxe_wr_is_rd_atomic(wqe->opcode) &&
 	    in_flight >= max_t(int, qp->attr.max_rd_atomic, 1))
 		return false;
 	return true;
@@ -388,10 +209,10 @@ static enum req_out req_next_wqe(struct rxe_qp *qp, struct req_ctx *c)
 	if (qp->req.index == qp->req.hw_index) {
 		if (!req_may_start(qp, wqe))
 			return REQ_OUT_IDLE;
-		if (rxe_req_wr_is_local(wqe->opcode))
+		if (rxe_wr_is_local(wqe->opcode))
 			return REQ_OUT_LOCAL;
 		req_wqe_start(qp, wqe);
-	} else if (rxe_req_wr_is_local(wqe->opcode)) {
+	} else if (rxe_wr_is_local(wqe->opcode)) {
 		/* A resend passes a local operation done before. */
 		req_wqe_done(qp, wqe);
 		return REQ_OUT_PROGRESS;
@@ -433,7 +254,7 @@ static enum req_out req_local(struct rxe_qp *qp, struct req_ctx *c)
 struct req_pkt_plan {
 	u32 pay;		/* payload bytes */
 	u32 psns;		/* PSNs it consumes */
-	enum rxe_req_pos pos;
+	enum rxe_wr_pos pos;
 	int opcode;
 };
 
@@ -443,7 +264,7 @@ static void req_plan(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 	u32 mtu = rxe_qp_mtu(qp);
 	u32 left = wqe->length - qp->req.offset;
 
-	if (rxe_req_wr_is_rd_atomic(wqe->opcode)) {
+	if (rxe_wr_is_rd_atomic(wqe->opcode)) {
 		/* One request; a READ asks for everything still missing. */
 		p->pay = 0;
 		p->psns = wqe->opcode == IB_WR_RDMA_READ ?
@@ -455,7 +276,7 @@ static void req_plan(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 		p->pos = (qp->req.offset ? 0 : RXE_POS_FIRST) |
 			 (left <= mtu ? RXE_POS_LAST : 0);
 	}
-	p->opcode = rxe_req_opcode(rxe_qp_type(qp), wqe->opcode, p->pos);
+	p->opcode = rxe_wr_opcode(rxe_qp_type(qp), wqe->opcode, p->pos);
 }
 
 static u32 req_qkey(struct rxe_qp *qp, struct rxe_send_wqe *wqe)
