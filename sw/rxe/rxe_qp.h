@@ -312,6 +312,7 @@ static inline bool rxe_qp_is_rc(const struct rxe_qp *qp)
 	return rxe_qp_type(qp) == IB_QPT_RC;
 }
 
+/* UD and GSI (QP1) share the datagram transport: DETH, no PSN sequence. */
 static inline bool rxe_qp_is_ud(const struct rxe_qp *qp)
 {
 	return rxe_qp_type(qp) == IB_QPT_UD || rxe_qp_type(qp) == IB_QPT_GSI;

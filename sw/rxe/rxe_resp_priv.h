@@ -58,16 +58,6 @@ static inline struct rxe_pkt *rxe_resp_pkt(struct rxe_qp *qp)
 	return RXE_SKB_PKT(qp->resp.skb);
 }
 
-static inline bool rxe_resp_is_rc(const struct rxe_qp *qp)
-{
-	return rxe_qp_type(qp) == IB_QPT_RC;
-}
-
-static inline bool rxe_resp_is_ud(const struct rxe_qp *qp)
-{
-	return rxe_qp_type(qp) == IB_QPT_UD || rxe_qp_type(qp) == IB_QPT_GSI;
-}
-
 static inline u32 rxe_resp_mtu(const struct rxe_qp *qp)
 {
 	return max_t(u32, qp->attr.mtu, 256);
