@@ -222,13 +222,13 @@ struct sk_buff *rxe_resp_reply_new(struct rxe_qp *qp, struct rxe_pkt *reply,
 	struct sk_buff *skb;
 
 	memset(reply, 0, sizeof(*reply));
+	/* rxe_net_skb_alloc() only adds @hdr (and the same paylen, rxe, port). */
 	rxe_resp_reply_init(qp, reply, opcode, paylen);
 	skb = rxe_net_skb_alloc(qp->rxe, &qp->av, paylen, reply);
 	if (unlikely(IS_ERR_OR_NULL(skb))) {
 		rxe_counter_inc(qp->rxe, RXE_CNT_DROP_NOMEM);
 		return NULL;
 	}
-	rxe_resp_reply_init(qp, reply, opcode, paylen);
 	rxe_resp_hdr_fill(qp, reply, syndrome, psn, pad);
 	memset(rxe_pkt_payload(reply) + len, 0, pad);
 	return skb;
