@@ -142,8 +142,6 @@ static inline void rxe_counter_inc(struct rxe_dev *rxe, enum rxe_counter c)
 	this_cpu_inc(rxe->stats->cnt[c]);
 }
 
-u64 rxe_counter_read(struct rxe_dev *rxe, enum rxe_counter c);
-
 #define rxe_dbg_dev(rxe, fmt, ...) \
 	ibdev_dbg(&(rxe)->ib_dev, "%s: " fmt, __func__, ##__VA_ARGS__)
 #define rxe_dbg_qp(qp, fmt, ...) \
@@ -395,7 +393,6 @@ bool rxe_dev_with_ndev(struct net_device *ndev, void (*fn)(struct rxe_dev *));
 void rxe_dev_port_update(struct rxe_dev *rxe);
 int rxe_notify_init(void);
 void rxe_notify_exit(void);
-enum ib_mtu rxe_mtu_from_ndev(unsigned int mtu);
 
 /* --- transport (rxe_recv.c) --------------------------------------------- */
 

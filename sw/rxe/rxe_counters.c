@@ -48,7 +48,7 @@ static_assert(ARRAY_SIZE(rxe_counter_descs) == RXE_NUM_COUNTERS);
  * Context: Any context.
  * Return: the sum over all possible CPUs.
  */
-u64 rxe_counter_read(struct rxe_dev *rxe, enum rxe_counter c)
+static u64 rxe_counter_read(struct rxe_dev *rxe, enum rxe_counter c)
 {
 	u64 sum = 0;
 	int cpu;

@@ -22,7 +22,7 @@
  * Return: the largest IB_MTU_* whose payload plus RXE_MAX_OVERHEAD fits in
  * @mtu (IB_MTU_1024 for 1500, IB_MTU_4096 for 9000); IB_MTU_256 at least.
  */
-enum ib_mtu rxe_mtu_from_ndev(unsigned int mtu)
+static enum ib_mtu rxe_mtu_from_ndev(unsigned int mtu)
 {
 	enum ib_mtu ib_mtu;
 
