@@ -2,7 +2,7 @@
 /* rxe_counters.c - the hardware counters a soft-RoCE port shows in hw_counters/ and "rdma stat". */
 
 #include <linux/percpu.h>
-#include "rxe.h"
+#include "rxe_dev.h"
 
 /*
  * Names as tools see them, indexed by enum rxe_counter. The first fifteen

@@ -4,7 +4,8 @@
 #include <linux/ipv6.h>
 #include <linux/netdevice.h>
 #include <linux/udp.h>
-#include "rxe.h"
+#include "rxe_dev.h"
+#include "rxe_hdr.h"
 
 /*
  * Bytes a RoCEv2 packet needs around its payload, at worst: IPv6, UDP, the

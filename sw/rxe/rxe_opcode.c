@@ -4,7 +4,8 @@
 #include <kunit/visibility.h>
 #include <linux/module.h>
 
-#include "rxe.h"
+#include "rxe_dev.h"
+#include "rxe_hdr.h"
 #include "rxe_opcode.h"
 
 /*

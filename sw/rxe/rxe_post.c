@@ -5,6 +5,7 @@
  */
 #include "rxe_qp.h"
 #include "rxe_opcode.h"
+#include "rxe_ops.h"
 
 /* --- send -------------------------------------------------------------- */
 

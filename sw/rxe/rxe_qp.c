@@ -13,6 +13,7 @@
  * forgets every queued WQE and all transport progress.
  */
 #include <linux/hash.h>
+#include "rxe_ops.h"
 #include "rxe_qp.h"
 #include "rxe_req.h"
 #include "rxe_comp.h"

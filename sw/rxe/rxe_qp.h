@@ -3,14 +3,18 @@
  * rxe_qp.h - the queue pair: attributes from modify_qp, its queues, and the
  * state the requester, completer (rxe_req.c, rxe_comp.c) and responder
  * (rxe_resp.c) keep. Files outside the transport use only qp->ibqp and
- * the functions declared here and in rxe.h.
+ * the functions declared here and in rxe_verbs.h.
  */
 #ifndef RXE_QP_H
 #define RXE_QP_H
 
 #include <linux/skbuff.h>
 #include <linux/timer.h>
-#include "rxe.h"
+#include "rxe_dev.h"
+#include "rxe_hdr.h"
+#include "rxe_mem.h"
+#include "rxe_queue.h"
+#include "rxe_verbs.h"
 #include "rxe_task.h"
 #include "rxe_resp.h"
 
@@ -278,6 +282,10 @@ struct rxe_qp {
 	struct rxe_req_state req;
 	struct rxe_comp_state comp;
 };
+
+#define rxe_dbg_qp(qp, fmt, ...) \
+	ibdev_dbg((qp)->ibqp.device, "qp#%u %s: " fmt, (qp)->ibqp.qp_num, \
+		  __func__, ##__VA_ARGS__)
 
 static inline struct rxe_qp *to_rqp(struct ib_qp *ibqp)
 {

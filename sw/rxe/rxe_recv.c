@@ -6,7 +6,7 @@
 #include <linux/ipv6.h>
 #include <net/ipv6.h>
 
-#include "rxe.h"
+#include "rxe_recv.h"
 #include "rxe_qp.h"
 
 /*

@@ -19,6 +19,7 @@
  * PSNs; a resent READ asks only for the part not yet received.
  */
 #include <kunit/visibility.h>
+#include "rxe_net.h"
 #include "rxe_qp.h"
 #include "rxe_opcode.h"
 #include "rxe_req.h"

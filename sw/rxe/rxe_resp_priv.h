@@ -9,7 +9,7 @@
 #ifndef RXE_RESP_PRIV_H
 #define RXE_RESP_PRIV_H
 
-#include "rxe.h"
+#include "rxe_net.h"
 #include "rxe_qp.h"
 
 /* What a step tells the state table (rxe_resp.c) to do next. */

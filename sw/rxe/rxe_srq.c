@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* rxe_srq.c - shared receive queues: posting, the responders' side, the limit event, resizing. */
 
-#include "rxe.h"
+#include "rxe_ops.h"
+#include "rxe_verbs.h"
 
 /*
  * Locks: srq->lock serialises posters and modify_srq; srq->cons_lock
