@@ -111,6 +111,7 @@ static struct rxe_send_wqe *comp_wqe(struct rxe_qp *qp, u32 index)
 /* RC packets transmitted and not yet acknowledged? */
 static bool comp_outstanding(struct rxe_qp *qp)
 {
+	/* Pairs with WRITE_ONCE() in req_sent(): the requester runs apart. */
 	return rxe_qp_is_rc(qp) &&
 	       rxe_psn_diff(READ_ONCE(qp->req.next_psn), qp->comp.psn) > 0;
 }
@@ -180,6 +181,7 @@ static void comp_retire(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 
 	if (started && rxe_wr_is_rd_atomic(wqe->opcode))
 		atomic_dec(&qp->req.rd_atomic);
+	/* Pairs with READ_ONCE() of comp.psn in req_next_wqe() (the window). */
 	if (started && rxe_qp_is_rc(qp) &&
 	    rxe_psn_diff(next, qp->comp.psn) > 0)
 		WRITE_ONCE(qp->comp.psn, next);
@@ -190,6 +192,10 @@ static void comp_retire(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 /* Ask the requester to go back to @psn. */
 static void comp_request_retry(struct rxe_qp *qp, u32 psn)
 {
+	/*
+	 * retry_psn before the flag: the barrier pairs with the fully ordered
+	 * test_and_clear_bit() in req_check(), which then reads retry_psn.
+	 */
 	WRITE_ONCE(qp->req.retry_psn, psn);
 	smp_mb__before_atomic();
 	set_bit(RXE_REQ_RETRY, &qp->req.flags);
@@ -204,6 +210,7 @@ static void comp_check_drained(struct rxe_qp *qp)
 	if (!test_bit(RXE_COMP_DRAINING, &qp->comp.flags) ||
 	    rxe_qp_state(qp) != IB_QPS_SQD)
 		return;
+	/* Pair with the releases in req_wqe_done() and req_wqe_start(). */
 	if ((s32)(cons - smp_load_acquire(&qp->req.sent_index)) < 0 ||
 	    (s32)(cons - smp_load_acquire(&qp->req.hw_index)) < 0)
 		return;
@@ -362,6 +369,11 @@ static enum comp_out comp_wait_local(struct rxe_qp *qp, struct comp_ctx *c)
 static enum comp_out comp_get_wqe(struct rxe_qp *qp, struct comp_ctx *c)
 {
 	u32 cons = qp->sq.cons;
+	/*
+	 * Acquires pair with the requester's releases of sent_index
+	 * (req_wqe_done()) and hw_index (req_wqe_start()): the WQE's PSNs
+	 * and status are read after them.
+	 */
 	u32 sent = smp_load_acquire(&qp->req.sent_index);
 	u32 started = rxe_qp_is_rc(qp) ?
 		      smp_load_acquire(&qp->req.hw_index) : sent;
@@ -492,6 +504,7 @@ static enum comp_out comp_read(struct rxe_qp *qp, struct comp_ctx *c)
 		c->status = IB_WC_LOC_PROT_ERR;
 		return COMP_OUT_ERROR;
 	}
+	/* comp.psn is read locklessly by the requester (req_next_wqe()). */
 	WRITE_ONCE(qp->comp.psn, rxe_psn_add(pkt->psn, 1));
 	comp_progress(qp);
 	return pkt->flags & RXE_OPF_LAST ? COMP_OUT_DONE : COMP_OUT_CONSUME;
@@ -516,6 +529,7 @@ static enum comp_out comp_acked(struct rxe_qp *qp, struct comp_ctx *c)
 {
 	if (c->pkt->psn == c->wqe->last_psn)
 		return COMP_OUT_DONE;
+	/* comp.psn is read locklessly by the requester (req_next_wqe()). */
 	WRITE_ONCE(qp->comp.psn, rxe_psn_add(c->pkt->psn, 1));
 	comp_progress(qp);
 	rxe_task_run(&qp->req_task);	/* the window opened */
@@ -536,7 +550,10 @@ static enum comp_out comp_complete(struct rxe_qp *qp, struct comp_ctx *c)
 
 static enum comp_out comp_retry(struct rxe_qp *qp, struct comp_ctx *c)
 {
-	/* A NAK acknowledges everything before its PSN. */
+	/*
+	 * A NAK acknowledges everything before its PSN. comp.psn is read
+	 * locklessly by the requester (req_next_wqe()).
+	 */
 	if (rxe_psn_diff(c->retry_psn, qp->comp.psn) > 0)
 		WRITE_ONCE(qp->comp.psn, c->retry_psn);
 	comp_request_retry(qp, c->retry_psn);
@@ -558,6 +575,7 @@ static enum comp_out comp_rnr(struct rxe_qp *qp, struct comp_ctx *c)
 		}
 		qp->comp.rnr_left--;
 	}
+	/* comp.psn is read locklessly by the requester (req_next_wqe()). */
 	if (rxe_psn_diff(c->retry_psn, qp->comp.psn) > 0)
 		WRITE_ONCE(qp->comp.psn, c->retry_psn);
 	/* Paused first: the requester must not resend before the wait. */
@@ -607,9 +625,11 @@ static enum comp_out comp_flush(struct rxe_qp *qp, struct comp_ctx *c)
 
 	while ((skb = skb_dequeue(&qp->resp_pkts)))
 		rxe_qp_pkt_free(skb);
+	/* Pairs with rxe_queue_produce() in post_send: the WQE is filled. */
 	if (cons == smp_load_acquire(&qp->sq.prod))
 		return COMP_OUT_IDLE;
 	wqe = comp_wqe(qp, cons);
+	/* Pair with the releases in req_wqe_start() and req_wqe_done(). */
 	started = (s32)(cons - smp_load_acquire(&qp->req.hw_index)) < 0;
 	/* A failure the requester met keeps its own status. */
 	if ((s32)(cons - smp_load_acquire(&qp->req.sent_index)) < 0 &&

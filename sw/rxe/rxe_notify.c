@@ -71,7 +71,8 @@ void rxe_dev_port_update(struct rxe_dev *rxe)
 	spin_lock_bh(&rxe->port_lock);
 	old = rxe->port_state;
 	rxe->port_state = state;
-	rxe->port_mtu = mtu;
+	/* Read without the lock by rxe_qp_mtu() and qp_set_mtu(). */
+	WRITE_ONCE(rxe->port_mtu, mtu);
 	spin_unlock_bh(&rxe->port_lock);
 
 	if (old == state || old == IB_PORT_NOP)

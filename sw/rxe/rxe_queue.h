@@ -47,6 +47,7 @@ static inline void *rxe_queue_at(const struct rxe_queue *q, u32 index)
 /* Slots in use, as seen by either side. */
 static inline u32 rxe_queue_count(const struct rxe_queue *q)
 {
+	/* Pair with the releases in rxe_queue_produce() and rxe_queue_consume(). */
 	return smp_load_acquire(&q->prod) - smp_load_acquire(&q->cons);
 }
 
@@ -68,6 +69,10 @@ static inline void *rxe_queue_tail(const struct rxe_queue *q)
 
 static inline void rxe_queue_produce(struct rxe_queue *q)
 {
+	/*
+	 * The slot's contents before @prod: pairs with the consumer's acquire
+	 * of @prod in rxe_queue_head() and rxe_queue_count().
+	 */
 	smp_store_release(&q->prod, q->prod + 1);
 }
 
@@ -76,6 +81,7 @@ static inline void *rxe_queue_head(const struct rxe_queue *q)
 {
 	u32 cons = q->cons;
 
+	/* Pairs with rxe_queue_produce(): the slot is read after it is filled. */
 	if (smp_load_acquire(&q->prod) == cons)
 		return NULL;
 	return rxe_queue_at(q, cons);
@@ -83,6 +89,10 @@ static inline void *rxe_queue_head(const struct rxe_queue *q)
 
 static inline void rxe_queue_consume(struct rxe_queue *q)
 {
+	/*
+	 * Done with the slot before it is handed back: pairs with the
+	 * producer's acquire of @cons in rxe_queue_count()/rxe_queue_full().
+	 */
 	smp_store_release(&q->cons, q->cons + 1);
 }
 

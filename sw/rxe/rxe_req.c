@@ -64,6 +64,10 @@ static void req_seek(struct rxe_qp *qp, u32 index, u32 offset, u32 psn)
 /* Go back to the packet with PSN @psn (or the oldest WQE after it). */
 static void req_rewind(struct rxe_qp *qp, u32 psn)
 {
+	/*
+	 * Pairs with rxe_queue_consume() in comp_retire(): retired slots are
+	 * not looked at.
+	 */
 	u32 index = smp_load_acquire(&qp->sq.cons);
 	struct rxe_send_wqe *wqe;
 	s32 pkts;
@@ -99,6 +103,10 @@ static void req_wqe_done(struct rxe_qp *qp, struct rxe_send_wqe *wqe)
 					 req_wqe(qp, qp->req.index), 0);
 		return;
 	}
+	/*
+	 * The WQE's status before the index: pairs with the completer's acquire
+	 * in comp_get_wqe(), comp_flush() and comp_check_drained().
+	 */
 	smp_store_release(&qp->req.sent_index, qp->req.index);
 	/*
 	 * Queued, not run here: the requester may be running inside a
@@ -123,7 +131,11 @@ static void req_wqe_start(struct rxe_qp *qp, struct rxe_send_wqe *wqe)
 	if (rxe_wr_is_rd_atomic(wqe->opcode))
 		atomic_inc(&qp->req.rd_atomic);
 	rxe_wqe_dma_seek(&qp->req.dma, wqe, 0);
-	/* The completer may match answers against it from now on. */
+	/*
+	 * The completer may match answers against it from now on: the WQE's
+	 * PSNs and status before the index, pairs with the completer's
+	 * acquire in comp_get_wqe(), comp_flush() and comp_check_drained().
+	 */
 	smp_store_release(&qp->req.hw_index, qp->req.hw_index + 1);
 }
 
@@ -173,6 +185,10 @@ static enum req_out req_check(struct rxe_qp *qp, struct req_ctx *c)
 		return REQ_OUT_IDLE;	/* in ERR the completer flushes */
 	if (test_bit(RXE_REQ_PAUSED, &qp->req.flags))
 		return REQ_OUT_IDLE;
+	/*
+	 * test_and_clear_bit() is fully ordered: with the barrier in
+	 * comp_request_retry() it makes retry_psn visible here.
+	 */
 	if (test_and_clear_bit(RXE_REQ_RETRY, &qp->req.flags))
 		req_rewind(qp, READ_ONCE(qp->req.retry_psn));
 	return REQ_OUT_OK;
@@ -195,6 +211,7 @@ static bool req_may_start(struct rxe_qp *qp, struct rxe_send_wqe *wqe)
 
 static enum req_out req_next_wqe(struct rxe_qp *qp, struct req_ctx *c)
 {
+	/* Pairs with rxe_queue_consume() in comp_retire(). */
 	u32 cons = smp_load_acquire(&qp->sq.cons);
 	struct rxe_send_wqe *wqe;
 
@@ -202,6 +219,7 @@ static enum req_out req_next_wqe(struct rxe_qp *qp, struct req_ctx *c)
 	if ((s32)(qp->req.index - cons) < 0)
 		req_seek(qp, cons, 0, cons == qp->req.hw_index ?
 			 qp->req.next_psn : req_wqe(qp, cons)->first_psn);
+	/* Pairs with rxe_queue_produce() in post_send: the WQE is filled. */
 	if (qp->req.index == smp_load_acquire(&qp->sq.prod))
 		return REQ_OUT_IDLE;
 
@@ -400,6 +418,10 @@ static void req_sent(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 	qp->req.dma = *dma;
 	qp->req.offset += p->pay;
 	qp->req.psn = rxe_psn_add(qp->req.psn, p->psns);
+	/*
+	 * Pairs with READ_ONCE() in comp_outstanding(); rxe_comp_arm_timer()
+	 * then orders it against the timer check (smp_mb() there).
+	 */
 	if (rxe_psn_diff(qp->req.psn, qp->req.next_psn) > 0)
 		WRITE_ONCE(qp->req.next_psn, qp->req.psn);
 	if (rxe_qp_is_rc(qp))
