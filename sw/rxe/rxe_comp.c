@@ -116,11 +116,18 @@ static bool comp_outstanding(struct rxe_qp *qp)
 	       rxe_psn_diff(READ_ONCE(qp->req.next_psn), qp->comp.psn) > 0;
 }
 
-static unsigned long comp_timeout_jiffies(struct rxe_qp *qp)
-{
-	u64 ns = rxe_comp_timeout_ns(qp->attr.timeout);
+/*
+ * Both timers are hrtimers in the soft modes: their callbacks run in
+ * softirq context, as timer_list callbacks did, and the waits are what
+ * the QP's attributes and the RNR NAKs say, not rounded up to a jiffy.
+ */
+#define RXE_COMP_HRTIMER_MODE	HRTIMER_MODE_REL_SOFT
 
-	return max_t(unsigned long, nsecs_to_jiffies(ns), 1);
+static void comp_retry_timer_start(struct rxe_qp *qp)
+{
+	hrtimer_start(&qp->comp.timer,
+		      ns_to_ktime(rxe_comp_timeout_ns(qp->attr.timeout)),
+		      RXE_COMP_HRTIMER_MODE);
 }
 
 /* Restart the retransmit timer while anything is outstanding. */
@@ -129,10 +136,11 @@ static void comp_timer_update(struct rxe_qp *qp)
 	if (!qp->attr.timeout)
 		return;
 	if (comp_outstanding(qp)) {
-		mod_timer(&qp->comp.timer, jiffies + comp_timeout_jiffies(qp));
+		comp_retry_timer_start(qp);
 		return;
 	}
-	del_timer(&qp->comp.timer);
+	/* Does not wait for a running callback, like del_timer(). */
+	hrtimer_try_to_cancel(&qp->comp.timer);
 	/* Pairs with rxe_comp_arm_timer(): a packet sent meanwhile. */
 	smp_mb();
 	if (comp_outstanding(qp))
@@ -564,7 +572,7 @@ static enum comp_out comp_retry(struct rxe_qp *qp, struct comp_ctx *c)
 static enum comp_out comp_rnr(struct rxe_qp *qp, struct comp_ctx *c)
 {
 	u8 code = rxe_aeth_syndrome(c->pkt) & ~RXE_AETH_TYPE_MASK;
-	unsigned long wait = usecs_to_jiffies(rxe_comp_rnr_usecs(code));
+	ktime_t wait = ns_to_ktime((u64)rxe_comp_rnr_usecs(code) * NSEC_PER_USEC);
 
 	rxe_counter_inc(qp->rxe, RXE_CNT_RCV_RNR);
 	if (qp->attr.rnr_retry != 7) {	/* 7: retry forever */
@@ -580,9 +588,9 @@ static enum comp_out comp_rnr(struct rxe_qp *qp, struct comp_ctx *c)
 		WRITE_ONCE(qp->comp.psn, c->retry_psn);
 	/* Paused first: the requester must not resend before the wait. */
 	set_bit(RXE_REQ_PAUSED, &qp->req.flags);
-	del_timer(&qp->comp.timer);
+	hrtimer_try_to_cancel(&qp->comp.timer);
 	comp_request_retry(qp, c->retry_psn);
-	mod_timer(&qp->comp.rnr_timer, jiffies + max(wait, 1UL));
+	hrtimer_start(&qp->comp.rnr_timer, wait, RXE_COMP_HRTIMER_MODE);
 	return COMP_OUT_CONSUME;
 }
 
@@ -734,8 +742,8 @@ void rxe_comp_arm_timer(struct rxe_qp *qp)
 		return;
 	/* Pairs with comp_timer_update(): next_psn is written before. */
 	smp_mb();
-	if (!timer_pending(&qp->comp.timer))
-		mod_timer(&qp->comp.timer, jiffies + comp_timeout_jiffies(qp));
+	if (!hrtimer_is_queued(&qp->comp.timer))
+		comp_retry_timer_start(qp);
 }
 
 /**
@@ -757,20 +765,24 @@ void rxe_comp_drain_stop(struct rxe_qp *qp)
 	clear_bit(RXE_COMP_DRAINING, &qp->comp.flags);
 }
 
-static void comp_retry_timer(struct timer_list *t)
+/* Softirq context (RXE_COMP_HRTIMER_MODE): only schedules the completer. */
+static enum hrtimer_restart comp_retry_timer(struct hrtimer *t)
 {
-	struct rxe_qp *qp = from_timer(qp, t, comp.timer);
+	struct rxe_qp *qp = container_of(t, struct rxe_qp, comp.timer);
 
 	set_bit(RXE_COMP_TIMEOUT, &qp->comp.flags);
 	rxe_task_sched(&qp->comp_task);
+	return HRTIMER_NORESTART;
 }
 
-static void comp_rnr_timer(struct timer_list *t)
+/* Softirq context: the RNR wait is over, the requester may resend. */
+static enum hrtimer_restart comp_rnr_timer(struct hrtimer *t)
 {
-	struct rxe_qp *qp = from_timer(qp, t, comp.rnr_timer);
+	struct rxe_qp *qp = container_of(t, struct rxe_qp, comp.rnr_timer);
 
 	clear_bit(RXE_REQ_PAUSED, &qp->req.flags);
 	rxe_task_sched(&qp->req_task);
+	return HRTIMER_NORESTART;
 }
 
 /**
@@ -779,8 +791,11 @@ static void comp_rnr_timer(struct timer_list *t)
  */
 void rxe_comp_init(struct rxe_qp *qp)
 {
-	timer_setup(&qp->comp.timer, comp_retry_timer, 0);
-	timer_setup(&qp->comp.rnr_timer, comp_rnr_timer, 0);
+	hrtimer_init(&qp->comp.timer, CLOCK_MONOTONIC, RXE_COMP_HRTIMER_MODE);
+	qp->comp.timer.function = comp_retry_timer;
+	hrtimer_init(&qp->comp.rnr_timer, CLOCK_MONOTONIC,
+		     RXE_COMP_HRTIMER_MODE);
+	qp->comp.rnr_timer.function = comp_rnr_timer;
 	rxe_comp_reset(qp);
 }
 
@@ -803,10 +818,10 @@ void rxe_comp_reset(struct rxe_qp *qp)
  * rxe_comp_cleanup() - stop the completer's timers
  * @qp: the QP, its engines stopped
  *
- * Context: process; waits for running timer callbacks.
+ * Context: process; waits for running timer callbacks (hrtimer_cancel()).
  */
 void rxe_comp_cleanup(struct rxe_qp *qp)
 {
-	del_timer_sync(&qp->comp.timer);
-	del_timer_sync(&qp->comp.rnr_timer);
+	hrtimer_cancel(&qp->comp.timer);
+	hrtimer_cancel(&qp->comp.rnr_timer);
 }

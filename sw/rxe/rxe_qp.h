@@ -9,6 +9,7 @@
 #define RXE_QP_H
 
 #include <linux/skbuff.h>
+#include <linux/hrtimer.h>
 #include <linux/timer.h>
 #include "rxe_dev.h"
 #include "rxe_hdr.h"
@@ -153,8 +154,9 @@ enum rxe_comp_flag {
  * @rnr_left:   retries left after RNR NAKs (rnr_retry 7: unlimited)
  * @retry_sent: a resend from @psn was requested; wait for it
  * @flags:      enum rxe_comp_flag bits
- * @timer:      retransmit timer (4.096 us * 2^timeout)
- * @rnr_timer:  ends an RNR wait
+ * @timer:      retransmit timer (4.096 us * 2^timeout); an hrtimer, so
+ *              that a short timeout is not rounded up to a jiffy
+ * @rnr_timer:  ends an RNR wait (10 us to 655 ms, an hrtimer likewise)
  */
 struct rxe_comp_state {
 	u32 psn;
@@ -165,8 +167,8 @@ struct rxe_comp_state {
 	u8 rnr_left;
 	bool retry_sent;
 	unsigned long flags;
-	struct timer_list timer;
-	struct timer_list rnr_timer;
+	struct hrtimer timer;
+	struct hrtimer rnr_timer;
 };
 
 /**
