@@ -15,7 +15,7 @@
 #include <linux/udp.h>
 #include <net/ipv6.h>
 
-#include "sw/rxe/rxe.h"
+#include "sw/rxe/rxe_hdr.h"
 #include "kunit/rxe/rxe_vectors.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

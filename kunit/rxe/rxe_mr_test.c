@@ -14,7 +14,7 @@
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
 
-#include "sw/rxe/rxe.h"
+#include "sw/rxe/rxe_ops.h"
 #include "sw/rxe/rxe_qp.h"
 #include "sw/rxe/rxe_mr.h"
 

@@ -10,7 +10,7 @@
 #include <linux/bitops.h>
 #include <linux/module.h>
 
-#include "sw/rxe/rxe.h"
+#include "sw/rxe/rxe_hdr.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 

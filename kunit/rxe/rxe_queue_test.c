@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite rxe_queue: the soft-RoCE ring of sw/rxe/rxe_queue.c and the inline ends of rxe.h. */
+/* KUnit suite rxe_queue: the soft-RoCE ring of sw/rxe/rxe_queue.c and the inline ends of rxe_queue.h. */
 
 #include <kunit/test.h>
 #include <linux/module.h>
 #include <linux/spinlock.h>
 
-#include "sw/rxe/rxe.h"
+#include "sw/rxe/rxe_queue.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 

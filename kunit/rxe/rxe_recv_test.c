@@ -17,6 +17,7 @@
 #include <linux/udp.h>
 
 #include "sw/rxe/rxe_qp.h"
+#include "sw/rxe/rxe_recv.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 

@@ -11,6 +11,7 @@
 #include <kunit/test.h>
 #include <linux/module.h>
 
+#include "sw/rxe/rxe_opcode.h"
 #include "sw/rxe/rxe_req.h"
 #include "sw/rxe/rxe_comp.h"
 
@@ -87,8 +88,8 @@ static void rxe_req_test_opcode_table(struct kunit *test)
 		for (kind = 0; kind < ARRAY_SIZE(qp_kinds); kind++)
 			for (pos = RXE_POS_MIDDLE; pos <= RXE_POS_ONLY; pos++)
 				KUNIT_EXPECT_EQ_MSG(test,
-					rxe_req_opcode(qp_kinds[kind].type,
-						       op_cases[i].op, pos),
+					rxe_wr_opcode(qp_kinds[kind].type,
+						      op_cases[i].op, pos),
 					expected_opcode(&op_cases[i], kind, pos),
 					"wr opcode %d, qp type %d, position %d",
 					op_cases[i].op, qp_kinds[kind].type,
@@ -102,20 +103,20 @@ static void rxe_req_test_allowed(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(op_cases); i++) {
 		for (kind = 0; kind < ARRAY_SIZE(qp_kinds); kind++)
 			KUNIT_EXPECT_EQ(test,
-				rxe_req_wr_allowed(qp_kinds[kind].type,
-						   op_cases[i].op),
+				rxe_wr_allowed(qp_kinds[kind].type,
+					       op_cases[i].op),
 				!!strchr(op_cases[i].types,
 					 qp_kinds[kind].letter));
 		/* Transports we do not speak allow nothing. */
-		KUNIT_EXPECT_FALSE(test, rxe_req_wr_allowed(IB_QPT_XRC_INI,
-							    op_cases[i].op));
-		KUNIT_EXPECT_FALSE(test, rxe_req_wr_allowed(IB_QPT_SMI,
-							    op_cases[i].op));
-		KUNIT_EXPECT_EQ(test, rxe_req_opcode(IB_QPT_RAW_PACKET,
-						     op_cases[i].op,
-						     RXE_POS_ONLY), NONE);
+		KUNIT_EXPECT_FALSE(test, rxe_wr_allowed(IB_QPT_XRC_INI,
+							op_cases[i].op));
+		KUNIT_EXPECT_FALSE(test, rxe_wr_allowed(IB_QPT_SMI,
+							op_cases[i].op));
+		KUNIT_EXPECT_EQ(test, rxe_wr_opcode(IB_QPT_RAW_PACKET,
+						    op_cases[i].op,
+						    RXE_POS_ONLY), NONE);
 	}
-	KUNIT_EXPECT_FALSE(test, rxe_req_wr_allowed(IB_QPT_RC, 0x7f));
+	KUNIT_EXPECT_FALSE(test, rxe_wr_allowed(IB_QPT_RC, 0x7f));
 }
 
 static void rxe_req_test_op_kinds(struct kunit *test)
@@ -130,10 +131,10 @@ static void rxe_req_test_op_kinds(struct kunit *test)
 		bool local = c->op == IB_WR_LOCAL_INV ||
 			     c->op == IB_WR_REG_MR;
 
-		KUNIT_EXPECT_EQ(test, rxe_req_wr_is_rd_atomic(c->op), rd_atomic);
-		KUNIT_EXPECT_EQ(test, rxe_req_wr_is_local(c->op), local);
+		KUNIT_EXPECT_EQ(test, rxe_wr_is_rd_atomic(c->op), rd_atomic);
+		KUNIT_EXPECT_EQ(test, rxe_wr_is_local(c->op), local);
 		if (c->types[0])
-			KUNIT_EXPECT_EQ(test, rxe_req_wc_opcode(c->op), c->wc);
+			KUNIT_EXPECT_EQ(test, rxe_wr_wc_opcode(c->op), c->wc);
 	}
 }
 

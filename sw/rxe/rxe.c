@@ -3,7 +3,8 @@
 
 #include <linux/module.h>
 #include <rdma/rdma_netlink.h>
-#include "rxe.h"
+#include "rxe_dev.h"
+#include "rxe_net.h"
 #include "rxe_task.h"
 
 static int rxe_link_newlink(const char *ibdev_name, struct net_device *ndev)

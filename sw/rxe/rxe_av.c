@@ -2,7 +2,8 @@
 /* rxe_av.c - address vectors (RoCEv2 only) and the address handle verbs built on them. */
 
 #include <kunit/visibility.h>
-#include "rxe.h"
+#include "rxe_ops.h"
+#include "rxe_verbs.h"
 
 /* The source GID entry of @attr when it is a RoCE v2 one of @rxe, else NULL. */
 static const struct ib_gid_attr *rxe_av_sgid_attr(struct rxe_dev *rxe,

@@ -7,8 +7,9 @@
  *
  * One engine step handles one received packet (or one timeout, or one WQE
  * that completes without a packet: local operations, UD and UC sends, and
- * WQEs flushed in the error state). Each handler below does one check and
- * returns the state that runs next; comp_handlers[] is the table.
+ * WQEs flushed in the error state). Each step below does one check and
+ * returns an outcome; comp_next[step][outcome] picks the step that runs
+ * next, the same idiom as the responder (rxe_resp.c).
  *
  * Ownership: the completer is the only consumer of the SQ (sq.cons) and
  * the only writer of qp->comp; it reads what the requester publishes
@@ -17,7 +18,7 @@
 #include <kunit/visibility.h>
 #include <linux/interrupt.h>
 #include "rxe_qp.h"
-#include "rxe_req.h"
+#include "rxe_opcode.h"
 #include "rxe_comp.h"
 
 /* --- decisions --------------------------------------------------------- */
@@ -110,15 +111,23 @@ static struct rxe_send_wqe *comp_wqe(struct rxe_qp *qp, u32 index)
 /* RC packets transmitted and not yet acknowledged? */
 static bool comp_outstanding(struct rxe_qp *qp)
 {
+	/* Pairs with WRITE_ONCE() in req_sent(): the requester runs apart. */
 	return rxe_qp_is_rc(qp) &&
 	       rxe_psn_diff(READ_ONCE(qp->req.next_psn), qp->comp.psn) > 0;
 }
 
-static unsigned long comp_timeout_jiffies(struct rxe_qp *qp)
-{
-	u64 ns = rxe_comp_timeout_ns(qp->attr.timeout);
+/*
+ * Both timers are hrtimers in the soft modes: their callbacks run in
+ * softirq context, as timer_list callbacks did, and the waits are what
+ * the QP's attributes and the RNR NAKs say, not rounded up to a jiffy.
+ */
+#define RXE_COMP_HRTIMER_MODE	HRTIMER_MODE_REL_SOFT
 
-	return max_t(unsigned long, nsecs_to_jiffies(ns), 1);
+static void comp_retry_timer_start(struct rxe_qp *qp)
+{
+	hrtimer_start(&qp->comp.timer,
+		      ns_to_ktime(rxe_comp_timeout_ns(qp->attr.timeout)),
+		      RXE_COMP_HRTIMER_MODE);
 }
 
 /* Restart the retransmit timer while anything is outstanding. */
@@ -127,10 +136,11 @@ static void comp_timer_update(struct rxe_qp *qp)
 	if (!qp->attr.timeout)
 		return;
 	if (comp_outstanding(qp)) {
-		mod_timer(&qp->comp.timer, jiffies + comp_timeout_jiffies(qp));
+		comp_retry_timer_start(qp);
 		return;
 	}
-	del_timer(&qp->comp.timer);
+	/* Does not wait for a running callback, like del_timer(). */
+	hrtimer_try_to_cancel(&qp->comp.timer);
 	/* Pairs with rxe_comp_arm_timer(): a packet sent meanwhile. */
 	smp_mb();
 	if (comp_outstanding(qp))
@@ -157,14 +167,14 @@ static void comp_post(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 	struct ib_wc wc = {
 		.wr_id = wqe->wr_id,
 		.status = status,
-		.opcode = rxe_req_wc_opcode(wqe->opcode),
+		.opcode = rxe_wr_wc_opcode(wqe->opcode),
 		.qp = &qp->ibqp,
 	};
 
 	if (status == IB_WC_SUCCESS && !qp->sig_all &&
 	    !(wqe->send_flags & IB_SEND_SIGNALED))
 		return;
-	if (status == IB_WC_SUCCESS && rxe_req_wr_is_rd_atomic(wqe->opcode))
+	if (status == IB_WC_SUCCESS && rxe_wr_is_rd_atomic(wqe->opcode))
 		wc.byte_len = wqe->length;
 	if (rxe_cq_post(qp->scq, &wc, false))
 		rxe_dbg_qp(qp, "send CQ full: completion of %llu lost\n",
@@ -177,8 +187,9 @@ static void comp_retire(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 {
 	u32 next = rxe_psn_add(wqe->last_psn, 1);
 
-	if (started && rxe_req_wr_is_rd_atomic(wqe->opcode))
+	if (started && rxe_wr_is_rd_atomic(wqe->opcode))
 		atomic_dec(&qp->req.rd_atomic);
+	/* Pairs with READ_ONCE() of comp.psn in req_next_wqe() (the window). */
 	if (started && rxe_qp_is_rc(qp) &&
 	    rxe_psn_diff(next, qp->comp.psn) > 0)
 		WRITE_ONCE(qp->comp.psn, next);
@@ -189,6 +200,10 @@ static void comp_retire(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 /* Ask the requester to go back to @psn. */
 static void comp_request_retry(struct rxe_qp *qp, u32 psn)
 {
+	/*
+	 * retry_psn before the flag: the barrier pairs with the fully ordered
+	 * test_and_clear_bit() in req_check(), which then reads retry_psn.
+	 */
 	WRITE_ONCE(qp->req.retry_psn, psn);
 	smp_mb__before_atomic();
 	set_bit(RXE_REQ_RETRY, &qp->req.flags);
@@ -203,6 +218,7 @@ static void comp_check_drained(struct rxe_qp *qp)
 	if (!test_bit(RXE_COMP_DRAINING, &qp->comp.flags) ||
 	    rxe_qp_state(qp) != IB_QPS_SQD)
 		return;
+	/* Pair with the releases in req_wqe_done() and req_wqe_start(). */
 	if ((s32)(cons - smp_load_acquire(&qp->req.sent_index)) < 0 ||
 	    (s32)(cons - smp_load_acquire(&qp->req.hw_index)) < 0)
 		return;
@@ -212,23 +228,104 @@ static void comp_check_drained(struct rxe_qp *qp)
 
 /* --- the engine -------------------------------------------------------- */
 
-enum comp_state {
-	COMPST_START,		/* error state? timeout? next packet */
-	COMPST_GET_WQE,		/* the oldest transmitted WQE */
-	COMPST_CHECK_PSN,	/* is the packet about that WQE? */
-	COMPST_CHECK_ACK,	/* which kind of answer is it? */
-	COMPST_READ,		/* READ response data */
-	COMPST_ATOMIC,		/* atomic ACK: the original value */
-	COMPST_ACKED,		/* ACK inside a SEND/WRITE */
-	COMPST_COMPLETE,	/* the WQE is done */
-	COMPST_RETRY,		/* go back N */
-	COMPST_RNR,		/* RNR NAK */
-	COMPST_ERROR,		/* complete the WQE in error, QP to ERR */
-	COMPST_TIMEOUT,		/* the retransmit timer fired */
-	COMPST_FLUSH,		/* error state: flush one WQE */
-	COMPST_CONSUME,		/* free the packet, end of step */
-	COMPST_PROGRESS,	/* end of step: call again */
-	COMPST_IDLE,		/* end of step: nothing to do */
+/*
+ * How one engine step moves through the completer:
+ *
+ *   START -> GET_WQE -> CHECK_PSN -> CHECK_ACK -> READ/ATOMIC/ACKED
+ *         -> COMPLETE (-> GET_WQE while the packet covers more WQEs)
+ *
+ * with side exits for go-back-N (RETRY), RNR NAKs (RNR), failures (ERROR),
+ * the retransmit timer (TIMEOUT), the error state (FLUSH) and packets that
+ * are used up or ignored (CONSUME).
+ */
+enum comp_step {
+	COMP_STEP_NONE,		/* no transition: a bug */
+	COMP_STEP_START,	/* error state? timeout? next packet */
+	COMP_STEP_GET_WQE,	/* the oldest transmitted WQE */
+	COMP_STEP_CHECK_PSN,	/* is the packet about that WQE? */
+	COMP_STEP_CHECK_ACK,	/* which kind of answer is it? */
+	COMP_STEP_READ,		/* READ response data */
+	COMP_STEP_ATOMIC,	/* atomic ACK: the original value */
+	COMP_STEP_ACKED,	/* ACK inside a SEND/WRITE */
+	COMP_STEP_COMPLETE,	/* the WQE is done */
+	COMP_STEP_RETRY,	/* go back N */
+	COMP_STEP_RNR,		/* RNR NAK */
+	COMP_STEP_ERROR,	/* complete the WQE in error, QP to ERR */
+	COMP_STEP_TIMEOUT,	/* the retransmit timer fired */
+	COMP_STEP_FLUSH,	/* error state: flush one WQE */
+	COMP_STEP_CONSUME,	/* free the packet, end of step */
+	COMP_NUM_STEPS
+};
+
+/* What a step tells the table to do next. */
+enum comp_out {
+	COMP_OUT_OK,		/* go on */
+	COMP_OUT_TIMEOUT,	/* START: the retransmit timer fired */
+	COMP_OUT_FLUSH,		/* START: the QP is in the error state */
+	COMP_OUT_DONE,		/* the WQE is done: complete it */
+	COMP_OUT_ERROR,		/* the WQE fails with comp_ctx.status */
+	COMP_OUT_RETRY,		/* go back to comp_ctx.retry_psn */
+	COMP_OUT_RNR,		/* RNR wait, then resend from retry_psn */
+	COMP_OUT_READ,		/* CHECK_ACK: READ response data */
+	COMP_OUT_ATOMIC,	/* CHECK_ACK: atomic ACK */
+	COMP_OUT_ACK,		/* CHECK_ACK: ACK inside a SEND/WRITE */
+	COMP_OUT_CONSUME,	/* the packet is used up or ignored */
+	COMP_NUM_OUTS,
+	/* handled by the runner: end of the engine step */
+	COMP_OUT_PROGRESS,	/* call again */
+	COMP_OUT_IDLE,		/* nothing to do now */
+};
+
+static const u8 comp_next[COMP_NUM_STEPS][COMP_NUM_OUTS] = {
+	[COMP_STEP_START] = {
+		[COMP_OUT_OK] = COMP_STEP_GET_WQE,
+		[COMP_OUT_TIMEOUT] = COMP_STEP_TIMEOUT,
+		[COMP_OUT_FLUSH] = COMP_STEP_FLUSH,
+	},
+	[COMP_STEP_GET_WQE] = {
+		[COMP_OUT_OK] = COMP_STEP_CHECK_PSN,
+		[COMP_OUT_DONE] = COMP_STEP_COMPLETE,
+		[COMP_OUT_ERROR] = COMP_STEP_ERROR,
+		[COMP_OUT_CONSUME] = COMP_STEP_CONSUME,
+	},
+	[COMP_STEP_CHECK_PSN] = {
+		[COMP_OUT_OK] = COMP_STEP_CHECK_ACK,
+		[COMP_OUT_DONE] = COMP_STEP_COMPLETE,
+		[COMP_OUT_RETRY] = COMP_STEP_RETRY,
+		[COMP_OUT_RNR] = COMP_STEP_RNR,
+		[COMP_OUT_CONSUME] = COMP_STEP_CONSUME,
+	},
+	[COMP_STEP_CHECK_ACK] = {
+		[COMP_OUT_READ] = COMP_STEP_READ,
+		[COMP_OUT_ATOMIC] = COMP_STEP_ATOMIC,
+		[COMP_OUT_ACK] = COMP_STEP_ACKED,
+		[COMP_OUT_RETRY] = COMP_STEP_RETRY,
+		[COMP_OUT_RNR] = COMP_STEP_RNR,
+		[COMP_OUT_ERROR] = COMP_STEP_ERROR,
+		[COMP_OUT_CONSUME] = COMP_STEP_CONSUME,
+	},
+	[COMP_STEP_READ] = {
+		[COMP_OUT_DONE] = COMP_STEP_COMPLETE,
+		[COMP_OUT_ERROR] = COMP_STEP_ERROR,
+		[COMP_OUT_CONSUME] = COMP_STEP_CONSUME,
+	},
+	[COMP_STEP_ATOMIC] = {
+		[COMP_OUT_DONE] = COMP_STEP_COMPLETE,
+		[COMP_OUT_ERROR] = COMP_STEP_ERROR,
+	},
+	[COMP_STEP_ACKED] = {
+		[COMP_OUT_DONE] = COMP_STEP_COMPLETE,
+		[COMP_OUT_CONSUME] = COMP_STEP_CONSUME,
+	},
+	/* The same ACK may cover the next WQEs too. */
+	[COMP_STEP_COMPLETE] = { [COMP_OUT_OK] = COMP_STEP_GET_WQE },
+	[COMP_STEP_RETRY] = { [COMP_OUT_CONSUME] = COMP_STEP_CONSUME },
+	[COMP_STEP_RNR] = {
+		[COMP_OUT_ERROR] = COMP_STEP_ERROR,
+		[COMP_OUT_CONSUME] = COMP_STEP_CONSUME,
+	},
+	[COMP_STEP_ERROR] = { [COMP_OUT_CONSUME] = COMP_STEP_CONSUME },
+	[COMP_STEP_TIMEOUT] = { [COMP_OUT_ERROR] = COMP_STEP_ERROR },
 };
 
 struct comp_ctx {
@@ -245,30 +342,30 @@ struct comp_ctx {
  * the answers it waits for sit in the queue, and a retry then would only
  * make the peer send everything again.
  */
-static enum comp_state comp_start(struct rxe_qp *qp, struct comp_ctx *c)
+static enum comp_out comp_start(struct rxe_qp *qp, struct comp_ctx *c)
 {
 	if (rxe_qp_state(qp) == IB_QPS_ERR)
-		return COMPST_FLUSH;
+		return COMP_OUT_FLUSH;
 	c->skb = skb_dequeue(&qp->resp_pkts);
 	if (c->skb) {
 		c->pkt = RXE_SKB_PKT(c->skb);
-		return COMPST_GET_WQE;
+		return COMP_OUT_OK;
 	}
 	if (test_and_clear_bit(RXE_COMP_TIMEOUT, &qp->comp.flags))
-		return COMPST_TIMEOUT;
-	return COMPST_GET_WQE;
+		return COMP_OUT_TIMEOUT;
+	return COMP_OUT_OK;
 }
 
 /*
  * A local operation at the head is not executed yet: keep the packet for
  * later (the requester kicks us when the operation is done).
  */
-static enum comp_state comp_wait_local(struct rxe_qp *qp, struct comp_ctx *c)
+static enum comp_out comp_wait_local(struct rxe_qp *qp, struct comp_ctx *c)
 {
 	if (c->skb)
 		skb_queue_head(&qp->resp_pkts, c->skb);
 	c->skb = NULL;
-	return COMPST_IDLE;
+	return COMP_OUT_IDLE;
 }
 
 /*
@@ -277,9 +374,14 @@ static enum comp_state comp_wait_local(struct rxe_qp *qp, struct comp_ctx *c)
  * matched against every WQE that has its PSNs (req.hw_index); what
  * completes without an answer waits until it is sent (req.sent_index).
  */
-static enum comp_state comp_get_wqe(struct rxe_qp *qp, struct comp_ctx *c)
+static enum comp_out comp_get_wqe(struct rxe_qp *qp, struct comp_ctx *c)
 {
 	u32 cons = qp->sq.cons;
+	/*
+	 * Acquires pair with the requester's releases of sent_index
+	 * (req_wqe_done()) and hw_index (req_wqe_start()): the WQE's PSNs
+	 * and status are read after them.
+	 */
 	u32 sent = smp_load_acquire(&qp->req.sent_index);
 	u32 started = rxe_qp_is_rc(qp) ?
 		      smp_load_acquire(&qp->req.hw_index) : sent;
@@ -287,28 +389,27 @@ static enum comp_state comp_get_wqe(struct rxe_qp *qp, struct comp_ctx *c)
 
 	if ((s32)(cons - started) >= 0) {
 		comp_check_drained(qp);
-		return c->skb ? COMPST_CONSUME : COMPST_IDLE;
+		return c->skb ? COMP_OUT_CONSUME : COMP_OUT_IDLE;
 	}
 	c->wqe = comp_wqe(qp, cons);
-	if (rxe_req_wr_is_local(c->wqe->opcode) && !is_sent)
+	if (rxe_wr_is_local(c->wqe->opcode) && !is_sent)
 		return comp_wait_local(qp, c);
 	if (is_sent && c->wqe->status != IB_WC_SUCCESS) {
 		c->status = c->wqe->status;
-		return COMPST_ERROR;
+		return COMP_OUT_ERROR;
 	}
-	if (!rxe_qp_is_rc(qp) || rxe_req_wr_is_local(c->wqe->opcode))
-		return COMPST_COMPLETE;
-	return c->skb ? COMPST_CHECK_PSN : COMPST_IDLE;
+	if (!rxe_qp_is_rc(qp) || rxe_wr_is_local(c->wqe->opcode))
+		return COMP_OUT_DONE;
+	return c->skb ? COMP_OUT_OK : COMP_OUT_IDLE;
 }
 
 /* A response is missing: resend from the oldest unacknowledged PSN. */
-static enum comp_state comp_implied_nak(struct rxe_qp *qp,
-					struct comp_ctx *c)
+static enum comp_out comp_implied_nak(struct rxe_qp *qp, struct comp_ctx *c)
 {
 	if (qp->comp.retry_sent)
-		return COMPST_CONSUME;
+		return COMP_OUT_CONSUME;
 	c->retry_psn = qp->comp.psn;
-	return COMPST_RETRY;
+	return COMP_OUT_RETRY;
 }
 
 static bool comp_is_rnr_nak(const struct rxe_pkt *pkt)
@@ -318,7 +419,7 @@ static bool comp_is_rnr_nak(const struct rxe_pkt *pkt)
 	       RXE_AETH_RNR_NAK;
 }
 
-static enum comp_state comp_check_psn(struct rxe_qp *qp, struct comp_ctx *c)
+static enum comp_out comp_check_psn(struct rxe_qp *qp, struct comp_ctx *c)
 {
 	struct rxe_send_wqe *wqe = c->wqe;
 	u32 psn = c->pkt->psn;
@@ -332,51 +433,51 @@ static enum comp_state comp_check_psn(struct rxe_qp *qp, struct comp_ctx *c)
 		if (comp_is_rnr_nak(c->pkt) && wqe->opcode == IB_WR_RDMA_READ &&
 		    rxe_psn_diff(psn, wqe->first_psn) >= 0) {
 			c->retry_psn = qp->comp.psn;
-			return COMPST_RNR;
+			return COMP_OUT_RNR;
 		}
-		return COMPST_CONSUME;	/* duplicate or stale */
+		return COMP_OUT_CONSUME;	/* duplicate or stale */
 	}
 	if (rxe_psn_diff(psn, wqe->last_psn) > 0) {
 		/* Later PSN: acknowledges a SEND/WRITE, not READ/atomic. */
-		if (rxe_req_wr_is_rd_atomic(wqe->opcode))
+		if (rxe_wr_is_rd_atomic(wqe->opcode))
 			return comp_implied_nak(qp, c);
-		return COMPST_COMPLETE;
+		return COMP_OUT_DONE;
 	}
 	if ((c->pkt->flags & RXE_OPF_READ) && psn != qp->comp.psn)
 		return comp_implied_nak(qp, c);
-	return COMPST_CHECK_ACK;
+	return COMP_OUT_OK;
 }
 
-static enum comp_state comp_check_ack(struct rxe_qp *qp, struct comp_ctx *c)
+static enum comp_out comp_check_ack(struct rxe_qp *qp, struct comp_ctx *c)
 {
 	struct rxe_pkt *pkt = c->pkt;
-	bool rd_atomic = rxe_req_wr_is_rd_atomic(c->wqe->opcode);
+	bool rd_atomic = rxe_wr_is_rd_atomic(c->wqe->opcode);
 
 	if (pkt->flags & RXE_OPF_READ)
-		return c->wqe->opcode == IB_WR_RDMA_READ ? COMPST_READ :
-							    COMPST_CONSUME;
+		return c->wqe->opcode == IB_WR_RDMA_READ ? COMP_OUT_READ :
+							   COMP_OUT_CONSUME;
 	if (pkt->flags & RXE_OPF_ATMACK)
 		return rd_atomic && c->wqe->opcode != IB_WR_RDMA_READ ?
-		       COMPST_ATOMIC : COMPST_CONSUME;
+		       COMP_OUT_ATOMIC : COMP_OUT_CONSUME;
 	if (!(pkt->flags & RXE_OPF_AETH))
-		return COMPST_CONSUME;
+		return COMP_OUT_CONSUME;
 
 	switch (rxe_comp_aeth_action(rxe_aeth_syndrome(pkt), &c->status)) {
 	case RXE_AETH_DO_ACK:
-		return rd_atomic ? COMPST_CONSUME : COMPST_ACKED;
+		return rd_atomic ? COMP_OUT_CONSUME : COMP_OUT_ACK;
 	case RXE_AETH_DO_RNR:
 		c->retry_psn = pkt->psn;
-		return COMPST_RNR;
+		return COMP_OUT_RNR;
 	case RXE_AETH_DO_RETRY:
 		rxe_counter_inc(qp->rxe, RXE_CNT_RCV_SEQ_ERR);
 		c->retry_psn = pkt->psn;
-		return COMPST_RETRY;
+		return COMP_OUT_RETRY;
 	case RXE_AETH_DO_FAIL:
 		rxe_dbg_qp(qp, "NAK %#x for psn %#x\n",
 			   rxe_aeth_syndrome(pkt), pkt->psn);
-		return COMPST_ERROR;
+		return COMP_OUT_ERROR;
 	default:
-		return COMPST_CONSUME;
+		return COMP_OUT_CONSUME;
 	}
 }
 
@@ -393,7 +494,7 @@ static void comp_dma_prepare(struct rxe_qp *qp, struct rxe_send_wqe *wqe)
 	qp->comp.dma_valid = true;
 }
 
-static enum comp_state comp_read(struct rxe_qp *qp, struct comp_ctx *c)
+static enum comp_out comp_read(struct rxe_qp *qp, struct comp_ctx *c)
 {
 	struct rxe_pkt *pkt = c->pkt;
 	u32 len = rxe_pkt_payload_len(pkt);
@@ -402,21 +503,22 @@ static enum comp_state comp_read(struct rxe_qp *qp, struct comp_ctx *c)
 	comp_dma_prepare(qp, c->wqe);
 	if (len > qp->comp.dma.resid) {
 		c->status = IB_WC_LOC_LEN_ERR;
-		return COMPST_ERROR;
+		return COMP_OUT_ERROR;
 	}
 	if (len)
 		err = rxe_sgl_copy(rxe_qp_pd(qp), &qp->comp.dma, c->wqe->sge,
 				   rxe_pkt_payload(pkt), len, RXE_TO_MEM);
 	if (err) {
 		c->status = IB_WC_LOC_PROT_ERR;
-		return COMPST_ERROR;
+		return COMP_OUT_ERROR;
 	}
+	/* comp.psn is read locklessly by the requester (req_next_wqe()). */
 	WRITE_ONCE(qp->comp.psn, rxe_psn_add(pkt->psn, 1));
 	comp_progress(qp);
-	return pkt->flags & RXE_OPF_LAST ? COMPST_COMPLETE : COMPST_CONSUME;
+	return pkt->flags & RXE_OPF_LAST ? COMP_OUT_DONE : COMP_OUT_CONSUME;
 }
 
-static enum comp_state comp_atomic(struct rxe_qp *qp, struct comp_ctx *c)
+static enum comp_out comp_atomic(struct rxe_qp *qp, struct comp_ctx *c)
 {
 	u64 orig = rxe_atmack_orig(c->pkt);
 	struct rxe_dma dma;
@@ -425,23 +527,24 @@ static enum comp_state comp_atomic(struct rxe_qp *qp, struct comp_ctx *c)
 	if (rxe_sgl_copy(rxe_qp_pd(qp), &dma, c->wqe->sge, &orig,
 			 sizeof(orig), RXE_TO_MEM)) {
 		c->status = IB_WC_LOC_PROT_ERR;
-		return COMPST_ERROR;
+		return COMP_OUT_ERROR;
 	}
-	return COMPST_COMPLETE;
+	return COMP_OUT_DONE;
 }
 
 /* ACK for a PSN inside the oldest SEND/WRITE. */
-static enum comp_state comp_acked(struct rxe_qp *qp, struct comp_ctx *c)
+static enum comp_out comp_acked(struct rxe_qp *qp, struct comp_ctx *c)
 {
 	if (c->pkt->psn == c->wqe->last_psn)
-		return COMPST_COMPLETE;
+		return COMP_OUT_DONE;
+	/* comp.psn is read locklessly by the requester (req_next_wqe()). */
 	WRITE_ONCE(qp->comp.psn, rxe_psn_add(c->pkt->psn, 1));
 	comp_progress(qp);
 	rxe_task_run(&qp->req_task);	/* the window opened */
-	return COMPST_CONSUME;
+	return COMP_OUT_CONSUME;
 }
 
-static enum comp_state comp_complete(struct rxe_qp *qp, struct comp_ctx *c)
+static enum comp_out comp_complete(struct rxe_qp *qp, struct comp_ctx *c)
 {
 	comp_post(qp, c->wqe, IB_WC_SUCCESS);
 	comp_retire(qp, c->wqe, true);
@@ -450,73 +553,77 @@ static enum comp_state comp_complete(struct rxe_qp *qp, struct comp_ctx *c)
 		rxe_task_run(&qp->req_task);
 	comp_check_drained(qp);
 	/* The same ACK may cover the next WQEs too. */
-	return c->skb ? COMPST_GET_WQE : COMPST_PROGRESS;
+	return c->skb ? COMP_OUT_OK : COMP_OUT_PROGRESS;
 }
 
-static enum comp_state comp_retry(struct rxe_qp *qp, struct comp_ctx *c)
+static enum comp_out comp_retry(struct rxe_qp *qp, struct comp_ctx *c)
 {
-	/* A NAK acknowledges everything before its PSN. */
+	/*
+	 * A NAK acknowledges everything before its PSN. comp.psn is read
+	 * locklessly by the requester (req_next_wqe()).
+	 */
 	if (rxe_psn_diff(c->retry_psn, qp->comp.psn) > 0)
 		WRITE_ONCE(qp->comp.psn, c->retry_psn);
 	comp_request_retry(qp, c->retry_psn);
 	comp_timer_update(qp);
-	return COMPST_CONSUME;
+	return COMP_OUT_CONSUME;
 }
 
-static enum comp_state comp_rnr(struct rxe_qp *qp, struct comp_ctx *c)
+static enum comp_out comp_rnr(struct rxe_qp *qp, struct comp_ctx *c)
 {
 	u8 code = rxe_aeth_syndrome(c->pkt) & ~RXE_AETH_TYPE_MASK;
-	unsigned long wait = usecs_to_jiffies(rxe_comp_rnr_usecs(code));
+	ktime_t wait = ns_to_ktime((u64)rxe_comp_rnr_usecs(code) * NSEC_PER_USEC);
 
 	rxe_counter_inc(qp->rxe, RXE_CNT_RCV_RNR);
 	if (qp->attr.rnr_retry != 7) {	/* 7: retry forever */
 		if (!qp->comp.rnr_left) {
 			rxe_counter_inc(qp->rxe, RXE_CNT_RNR_RETRY_EXCEEDED);
 			c->status = IB_WC_RNR_RETRY_EXC_ERR;
-			return COMPST_ERROR;
+			return COMP_OUT_ERROR;
 		}
 		qp->comp.rnr_left--;
 	}
+	/* comp.psn is read locklessly by the requester (req_next_wqe()). */
 	if (rxe_psn_diff(c->retry_psn, qp->comp.psn) > 0)
 		WRITE_ONCE(qp->comp.psn, c->retry_psn);
 	/* Paused first: the requester must not resend before the wait. */
 	set_bit(RXE_REQ_PAUSED, &qp->req.flags);
-	del_timer(&qp->comp.timer);
+	hrtimer_try_to_cancel(&qp->comp.timer);
 	comp_request_retry(qp, c->retry_psn);
-	mod_timer(&qp->comp.rnr_timer, jiffies + max(wait, 1UL));
-	return COMPST_CONSUME;
+	hrtimer_start(&qp->comp.rnr_timer, wait, RXE_COMP_HRTIMER_MODE);
+	return COMP_OUT_CONSUME;
 }
 
-static enum comp_state comp_error(struct rxe_qp *qp, struct comp_ctx *c)
+static enum comp_out comp_error(struct rxe_qp *qp, struct comp_ctx *c)
 {
 	rxe_dbg_qp(qp, "wqe %u completes with status %d\n", qp->sq.cons,
 		   c->status);
 	comp_post(qp, c->wqe, c->status);
 	comp_retire(qp, c->wqe, true);
 	rxe_qp_to_error(qp, RXE_QP_NO_EVENT);
-	return COMPST_CONSUME;
+	return COMP_OUT_CONSUME;
 }
 
-static enum comp_state comp_timeout(struct rxe_qp *qp, struct comp_ctx *c)
+static enum comp_out comp_timeout(struct rxe_qp *qp, struct comp_ctx *c)
 {
 	if (!comp_outstanding(qp) ||
 	    test_bit(RXE_REQ_PAUSED, &qp->req.flags))
-		return COMPST_PROGRESS;
+		return COMP_OUT_PROGRESS;
 	rxe_counter_inc(qp->rxe, RXE_CNT_COMP_RETRY);
 	if (!qp->comp.retry_left) {
 		rxe_counter_inc(qp->rxe, RXE_CNT_RETRY_EXCEEDED);
 		c->wqe = comp_wqe(qp, qp->sq.cons);
 		c->status = IB_WC_RETRY_EXC_ERR;
-		return COMPST_ERROR;
+		return COMP_OUT_ERROR;
 	}
 	qp->comp.retry_left--;
 	comp_request_retry(qp, qp->comp.psn);
 	comp_timer_update(qp);
-	return COMPST_PROGRESS;
+	return COMP_OUT_PROGRESS;
 }
 
 /* Error state: complete the oldest WQE, in error, whatever it was. */
-static enum comp_state comp_flush(struct rxe_qp *qp, struct comp_ctx *c)
+static enum comp_out comp_flush(struct rxe_qp *qp, struct comp_ctx *c)
 {
 	u32 cons = qp->sq.cons;
 	enum ib_wc_status status = IB_WC_WR_FLUSH_ERR;
@@ -526,9 +633,11 @@ static enum comp_state comp_flush(struct rxe_qp *qp, struct comp_ctx *c)
 
 	while ((skb = skb_dequeue(&qp->resp_pkts)))
 		rxe_qp_pkt_free(skb);
+	/* Pairs with rxe_queue_produce() in post_send: the WQE is filled. */
 	if (cons == smp_load_acquire(&qp->sq.prod))
-		return COMPST_IDLE;
+		return COMP_OUT_IDLE;
 	wqe = comp_wqe(qp, cons);
+	/* Pair with the releases in req_wqe_start() and req_wqe_done(). */
 	started = (s32)(cons - smp_load_acquire(&qp->req.hw_index)) < 0;
 	/* A failure the requester met keeps its own status. */
 	if ((s32)(cons - smp_load_acquire(&qp->req.sent_index)) < 0 &&
@@ -536,35 +645,34 @@ static enum comp_state comp_flush(struct rxe_qp *qp, struct comp_ctx *c)
 		status = wqe->status;
 	comp_post(qp, wqe, status);
 	comp_retire(qp, wqe, started);
-	return COMPST_PROGRESS;
+	return COMP_OUT_PROGRESS;
 }
 
-static enum comp_state comp_consume(struct rxe_qp *qp, struct comp_ctx *c)
+static enum comp_out comp_consume(struct rxe_qp *qp, struct comp_ctx *c)
 {
 	if (c->skb)
 		rxe_qp_pkt_free(c->skb);
 	c->skb = NULL;
-	return COMPST_PROGRESS;
+	return COMP_OUT_PROGRESS;
 }
 
-typedef enum comp_state (*comp_handler_t)(struct rxe_qp *qp,
-					   struct comp_ctx *c);
+typedef enum comp_out (*comp_step_fn)(struct rxe_qp *qp, struct comp_ctx *c);
 
-static const comp_handler_t comp_handlers[] = {
-	[COMPST_START]		= comp_start,
-	[COMPST_GET_WQE]	= comp_get_wqe,
-	[COMPST_CHECK_PSN]	= comp_check_psn,
-	[COMPST_CHECK_ACK]	= comp_check_ack,
-	[COMPST_READ]		= comp_read,
-	[COMPST_ATOMIC]		= comp_atomic,
-	[COMPST_ACKED]		= comp_acked,
-	[COMPST_COMPLETE]	= comp_complete,
-	[COMPST_RETRY]		= comp_retry,
-	[COMPST_RNR]		= comp_rnr,
-	[COMPST_ERROR]		= comp_error,
-	[COMPST_TIMEOUT]	= comp_timeout,
-	[COMPST_FLUSH]		= comp_flush,
-	[COMPST_CONSUME]	= comp_consume,
+static const comp_step_fn comp_steps[COMP_NUM_STEPS] = {
+	[COMP_STEP_START]	= comp_start,
+	[COMP_STEP_GET_WQE]	= comp_get_wqe,
+	[COMP_STEP_CHECK_PSN]	= comp_check_psn,
+	[COMP_STEP_CHECK_ACK]	= comp_check_ack,
+	[COMP_STEP_READ]	= comp_read,
+	[COMP_STEP_ATOMIC]	= comp_atomic,
+	[COMP_STEP_ACKED]	= comp_acked,
+	[COMP_STEP_COMPLETE]	= comp_complete,
+	[COMP_STEP_RETRY]	= comp_retry,
+	[COMP_STEP_RNR]		= comp_rnr,
+	[COMP_STEP_ERROR]	= comp_error,
+	[COMP_STEP_TIMEOUT]	= comp_timeout,
+	[COMP_STEP_FLUSH]	= comp_flush,
+	[COMP_STEP_CONSUME]	= comp_consume,
 };
 
 /**
@@ -579,11 +687,19 @@ static const comp_handler_t comp_handlers[] = {
 int rxe_comp_run(struct rxe_qp *qp)
 {
 	struct comp_ctx c = {};
-	enum comp_state state = COMPST_START;
+	u8 step = COMP_STEP_START;
+	enum comp_out out;
 
-	while (state < COMPST_PROGRESS)
-		state = comp_handlers[state](qp, &c);
-	return state == COMPST_PROGRESS ? 0 : -EAGAIN;
+	for (;;) {
+		out = comp_steps[step](qp, &c);
+		if (out == COMP_OUT_PROGRESS)
+			return 0;
+		if (out == COMP_OUT_IDLE)
+			return -EAGAIN;
+		step = comp_next[step][out];
+		if (WARN_ON_ONCE(step == COMP_STEP_NONE))
+			step = COMP_STEP_CONSUME;
+	}
 }
 
 /**
@@ -626,8 +742,8 @@ void rxe_comp_arm_timer(struct rxe_qp *qp)
 		return;
 	/* Pairs with comp_timer_update(): next_psn is written before. */
 	smp_mb();
-	if (!timer_pending(&qp->comp.timer))
-		mod_timer(&qp->comp.timer, jiffies + comp_timeout_jiffies(qp));
+	if (!hrtimer_is_queued(&qp->comp.timer))
+		comp_retry_timer_start(qp);
 }
 
 /**
@@ -649,20 +765,24 @@ void rxe_comp_drain_stop(struct rxe_qp *qp)
 	clear_bit(RXE_COMP_DRAINING, &qp->comp.flags);
 }
 
-static void comp_retry_timer(struct timer_list *t)
+/* Softirq context (RXE_COMP_HRTIMER_MODE): only schedules the completer. */
+static enum hrtimer_restart comp_retry_timer(struct hrtimer *t)
 {
-	struct rxe_qp *qp = from_timer(qp, t, comp.timer);
+	struct rxe_qp *qp = container_of(t, struct rxe_qp, comp.timer);
 
 	set_bit(RXE_COMP_TIMEOUT, &qp->comp.flags);
 	rxe_task_sched(&qp->comp_task);
+	return HRTIMER_NORESTART;
 }
 
-static void comp_rnr_timer(struct timer_list *t)
+/* Softirq context: the RNR wait is over, the requester may resend. */
+static enum hrtimer_restart comp_rnr_timer(struct hrtimer *t)
 {
-	struct rxe_qp *qp = from_timer(qp, t, comp.rnr_timer);
+	struct rxe_qp *qp = container_of(t, struct rxe_qp, comp.rnr_timer);
 
 	clear_bit(RXE_REQ_PAUSED, &qp->req.flags);
 	rxe_task_sched(&qp->req_task);
+	return HRTIMER_NORESTART;
 }
 
 /**
@@ -671,8 +791,11 @@ static void comp_rnr_timer(struct timer_list *t)
  */
 void rxe_comp_init(struct rxe_qp *qp)
 {
-	timer_setup(&qp->comp.timer, comp_retry_timer, 0);
-	timer_setup(&qp->comp.rnr_timer, comp_rnr_timer, 0);
+	hrtimer_init(&qp->comp.timer, CLOCK_MONOTONIC, RXE_COMP_HRTIMER_MODE);
+	qp->comp.timer.function = comp_retry_timer;
+	hrtimer_init(&qp->comp.rnr_timer, CLOCK_MONOTONIC,
+		     RXE_COMP_HRTIMER_MODE);
+	qp->comp.rnr_timer.function = comp_rnr_timer;
 	rxe_comp_reset(qp);
 }
 
@@ -695,10 +818,10 @@ void rxe_comp_reset(struct rxe_qp *qp)
  * rxe_comp_cleanup() - stop the completer's timers
  * @qp: the QP, its engines stopped
  *
- * Context: process; waits for running timer callbacks.
+ * Context: process; waits for running timer callbacks (hrtimer_cancel()).
  */
 void rxe_comp_cleanup(struct rxe_qp *qp)
 {
-	del_timer_sync(&qp->comp.timer);
-	del_timer_sync(&qp->comp.rnr_timer);
+	hrtimer_cancel(&qp->comp.timer);
+	hrtimer_cancel(&qp->comp.rnr_timer);
 }

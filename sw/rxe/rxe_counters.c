@@ -2,7 +2,7 @@
 /* rxe_counters.c - the hardware counters a soft-RoCE port shows in hw_counters/ and "rdma stat". */
 
 #include <linux/percpu.h>
-#include "rxe.h"
+#include "rxe_dev.h"
 
 /*
  * Names as tools see them, indexed by enum rxe_counter. The first fifteen
@@ -48,7 +48,7 @@ static_assert(ARRAY_SIZE(rxe_counter_descs) == RXE_NUM_COUNTERS);
  * Context: Any context.
  * Return: the sum over all possible CPUs.
  */
-u64 rxe_counter_read(struct rxe_dev *rxe, enum rxe_counter c)
+static u64 rxe_counter_read(struct rxe_dev *rxe, enum rxe_counter c)
 {
 	u64 sum = 0;
 	int cpu;

@@ -2,7 +2,8 @@
 /* rxe_cq.c - completion queues: a ring of struct ib_wc, notification, overflow. */
 
 #include <linux/interrupt.h>
-#include "rxe.h"
+#include "rxe_ops.h"
+#include "rxe_verbs.h"
 
 /*
  * Tell the CQ's user that completions arrived. ib_core's softirq poller

@@ -6,7 +6,10 @@
 #include <linux/rculist.h>
 #include <net/addrconf.h>
 #include <rdma/ib_mad.h>
-#include "rxe.h"
+#include "rxe_dev.h"
+#include "rxe_net.h"
+#include "rxe_ops.h"
+#include "rxe_verbs.h"
 #include "rxe_qp.h"
 #include "rxe_mr.h"
 

@@ -21,7 +21,8 @@
 #include <linux/udp.h>
 #include <linux/module.h>
 
-#include "rxe.h"
+#include "rxe_dev.h"
+#include "rxe_hdr.h"
 
 /* A checksum field read as all ones. */
 #define RXE_ICRC_SUM_ONES	((__force __sum16)0xffff)

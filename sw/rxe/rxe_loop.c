@@ -19,7 +19,9 @@
 #include <linux/interrupt.h>
 #include <linux/netdevice.h>
 #include <linux/percpu.h>
-#include "rxe.h"
+#include <linux/skbuff.h>
+#include <net/dst.h>
+#include "rxe_net.h"
 
 /* Packets one tasklet run hands over before it yields to other softirqs. */
 #define RXE_LOOP_BUDGET		64

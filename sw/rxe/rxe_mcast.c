@@ -8,7 +8,9 @@
 #include <net/if_inet6.h>
 #include <net/ip.h>
 #include <net/ipv6.h>
-#include "rxe.h"
+#include "rxe_ops.h"
+#include "rxe_verbs.h"
+#include "rxe_recv.h"
 #include "rxe_qp.h"
 
 /**

@@ -4,7 +4,8 @@
 #include <linux/log2.h>
 #include <linux/slab.h>
 #include <kunit/visibility.h>
-#include "rxe.h"
+#include "rxe_ops.h"
+#include "rxe_verbs.h"
 #include "rxe_qp.h"
 #include "rxe_mr.h"
 

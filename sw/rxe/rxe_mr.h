@@ -2,13 +2,20 @@
 /*
  * rxe_mr.h - memory regions and memory windows: the key every one of them
  * is found by, and the state rxe_mr.c and rxe_mw.c share. The rest of the
- * driver goes through the functions of rxe.h.
+ * driver goes through the functions of rxe_mem.h.
  */
 #ifndef RXE_MR_H
 #define RXE_MR_H
 
 #include <linux/rcupdate.h>
-#include "rxe.h"
+#include <linux/completion.h>
+#include <linux/refcount.h>
+#include <linux/spinlock.h>
+#include <rdma/ib_verbs.h>
+#include "rxe_mem.h"
+
+struct rxe_dev;
+struct rxe_pd;
 
 enum rxe_key_kind {
 	RXE_KEY_MR,

@@ -2,7 +2,8 @@
 /* rxe_mw.c - memory windows (type 1 and 2B): allocation, binding, and their part in rkey lookups. */
 
 #include <kunit/visibility.h>
-#include "rxe.h"
+#include "rxe_ops.h"
+#include "rxe_verbs.h"
 #include "rxe_qp.h"
 #include "rxe_mr.h"
 

@@ -16,7 +16,11 @@
 #include <net/net_namespace.h>
 #include <net/route.h>
 #include <net/udp_tunnel.h>
-#include "rxe.h"
+#include "rxe_hdr.h"
+#include "rxe_dev.h"
+#include "rxe_verbs.h"
+#include "rxe_net.h"
+#include "rxe_recv.h"
 
 /* Any non-zero encapsulation type turns on encap_rcv; the value is ours. */
 #define RXE_UDP_ENCAP_TYPE	1

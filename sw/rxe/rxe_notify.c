@@ -4,7 +4,8 @@
 #include <linux/ipv6.h>
 #include <linux/netdevice.h>
 #include <linux/udp.h>
-#include "rxe.h"
+#include "rxe_dev.h"
+#include "rxe_hdr.h"
 
 /*
  * Bytes a RoCEv2 packet needs around its payload, at worst: IPv6, UDP, the
@@ -22,7 +23,7 @@
  * Return: the largest IB_MTU_* whose payload plus RXE_MAX_OVERHEAD fits in
  * @mtu (IB_MTU_1024 for 1500, IB_MTU_4096 for 9000); IB_MTU_256 at least.
  */
-enum ib_mtu rxe_mtu_from_ndev(unsigned int mtu)
+static enum ib_mtu rxe_mtu_from_ndev(unsigned int mtu)
 {
 	enum ib_mtu ib_mtu;
 
@@ -70,7 +71,8 @@ void rxe_dev_port_update(struct rxe_dev *rxe)
 	spin_lock_bh(&rxe->port_lock);
 	old = rxe->port_state;
 	rxe->port_state = state;
-	rxe->port_mtu = mtu;
+	/* Read without the lock by rxe_qp_mtu() and qp_set_mtu(). */
+	WRITE_ONCE(rxe->port_mtu, mtu);
 	spin_unlock_bh(&rxe->port_lock);
 
 	if (old == state || old == IB_PORT_NOP)

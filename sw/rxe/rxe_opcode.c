@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* rxe_opcode.c - the table of RoCEv2 opcodes we speak and the first check of a received transport header. */
+/* rxe_opcode.c - the tables of RoCEv2 opcodes we speak and of work request opcodes, and the first check of a received transport header. */
 
 #include <kunit/visibility.h>
 #include <linux/module.h>
 
-#include "rxe.h"
+#include "rxe_dev.h"
+#include "rxe_hdr.h"
+#include "rxe_opcode.h"
 
 /*
  * Wire size of each header that can follow the BTH. The table below is
@@ -199,3 +201,185 @@ int rxe_hdr_check(struct rxe_pkt *pkt)
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(rxe_hdr_check);
+
+/* --- work request opcodes ------------------------------------------------ */
+
+/* QP types as bits of struct rxe_wr_op.types. */
+#define RXE_T_RC	BIT(0)
+#define RXE_T_UC	BIT(1)
+#define RXE_T_UD	BIT(2)		/* UD and GSI */
+#define RXE_T_ALL	(RXE_T_RC | RXE_T_UC | RXE_T_UD)
+
+#define RXE_OP_NONE	0xff		/* no packet at this position */
+
+/* struct rxe_wr_op.flags */
+#define RXE_OPK_LOCAL		BIT(0)	/* executed here, no packet */
+#define RXE_OPK_RD_ATOMIC	BIT(1)	/* counts against max_rd_atomic */
+
+/**
+ * struct rxe_wr_op - what one WR opcode becomes on the wire
+ * @code:  wire opcode without the transport bits, by enum rxe_wr_pos
+ * @types: QP types that may post it (RXE_T_*); 0 = unsupported opcode
+ * @wc:    enum ib_wc_opcode of its completion
+ * @flags: RXE_OPK_*
+ */
+struct rxe_wr_op {
+	u8 code[4];
+	u8 types;
+	u8 wc;
+	u8 flags;
+};
+
+#define RXE_CODES(mid, first, last, only) \
+	{ IB_OPCODE_##mid, IB_OPCODE_##first, IB_OPCODE_##last, \
+	  IB_OPCODE_##only }
+#define RXE_ONE_CODE(only) \
+	{ RXE_OP_NONE, RXE_OP_NONE, RXE_OP_NONE, IB_OPCODE_##only }
+#define RXE_NO_CODE \
+	{ RXE_OP_NONE, RXE_OP_NONE, RXE_OP_NONE, RXE_OP_NONE }
+
+static const struct rxe_wr_op rxe_wr_ops[IB_WR_REG_MR + 1] = {
+	[IB_WR_SEND] = {
+		RXE_CODES(SEND_MIDDLE, SEND_FIRST, SEND_LAST, SEND_ONLY),
+		RXE_T_ALL, IB_WC_SEND, 0 },
+	[IB_WR_SEND_WITH_IMM] = {
+		RXE_CODES(SEND_MIDDLE, SEND_FIRST, SEND_LAST_WITH_IMMEDIATE,
+			  SEND_ONLY_WITH_IMMEDIATE),
+		RXE_T_ALL, IB_WC_SEND, 0 },
+	[IB_WR_SEND_WITH_INV] = {
+		RXE_CODES(SEND_MIDDLE, SEND_FIRST, SEND_LAST_WITH_INVALIDATE,
+			  SEND_ONLY_WITH_INVALIDATE),
+		RXE_T_RC, IB_WC_SEND, 0 },
+	[IB_WR_RDMA_WRITE] = {
+		RXE_CODES(RDMA_WRITE_MIDDLE, RDMA_WRITE_FIRST, RDMA_WRITE_LAST,
+			  RDMA_WRITE_ONLY),
+		RXE_T_RC | RXE_T_UC, IB_WC_RDMA_WRITE, 0 },
+	[IB_WR_RDMA_WRITE_WITH_IMM] = {
+		RXE_CODES(RDMA_WRITE_MIDDLE, RDMA_WRITE_FIRST,
+			  RDMA_WRITE_LAST_WITH_IMMEDIATE,
+			  RDMA_WRITE_ONLY_WITH_IMMEDIATE),
+		RXE_T_RC | RXE_T_UC, IB_WC_RDMA_WRITE, 0 },
+	[IB_WR_RDMA_READ] = {
+		RXE_ONE_CODE(RDMA_READ_REQUEST),
+		RXE_T_RC, IB_WC_RDMA_READ, RXE_OPK_RD_ATOMIC },
+	[IB_WR_ATOMIC_CMP_AND_SWP] = {
+		RXE_ONE_CODE(COMPARE_SWAP),
+		RXE_T_RC, IB_WC_COMP_SWAP, RXE_OPK_RD_ATOMIC },
+	[IB_WR_ATOMIC_FETCH_AND_ADD] = {
+		RXE_ONE_CODE(FETCH_ADD),
+		RXE_T_RC, IB_WC_FETCH_ADD, RXE_OPK_RD_ATOMIC },
+	[IB_WR_LOCAL_INV] = {
+		RXE_NO_CODE, RXE_T_ALL, IB_WC_LOCAL_INV, RXE_OPK_LOCAL },
+	[IB_WR_REG_MR] = {
+		RXE_NO_CODE, RXE_T_ALL, IB_WC_REG_MR, RXE_OPK_LOCAL },
+};
+
+static const struct rxe_wr_op *rxe_wr_op(enum ib_wr_opcode op)
+{
+	if ((unsigned int)op >= ARRAY_SIZE(rxe_wr_ops) ||
+	    !rxe_wr_ops[op].types)
+		return NULL;
+	return &rxe_wr_ops[op];
+}
+
+static u8 rxe_wr_type_bit(enum ib_qp_type type)
+{
+	switch (type) {
+	case IB_QPT_RC:
+		return RXE_T_RC;
+	case IB_QPT_UC:
+		return RXE_T_UC;
+	case IB_QPT_UD:
+	case IB_QPT_GSI:
+		return RXE_T_UD;
+	default:
+		return 0;
+	}
+}
+
+/**
+ * rxe_wr_allowed() - whether a QP of @type may post WR opcode @op
+ * @type: QP type
+ * @op:   WR opcode
+ *
+ * Return: true when post_send accepts @op on such a QP.
+ */
+bool rxe_wr_allowed(enum ib_qp_type type, enum ib_wr_opcode op)
+{
+	const struct rxe_wr_op *info = rxe_wr_op(op);
+
+	return info && (info->types & rxe_wr_type_bit(type));
+}
+EXPORT_SYMBOL_IF_KUNIT(rxe_wr_allowed);
+
+/**
+ * rxe_wr_opcode() - the wire opcode of one packet of a message
+ * @type: QP type
+ * @op:   WR opcode of the message
+ * @pos:  where the packet sits in the message
+ *
+ * Return: the BTH opcode, or -EINVAL when the QP type cannot post @op or
+ * @op has no packet at @pos (READ, atomics and all UD sends are one
+ * packet; local operations have none).
+ */
+int rxe_wr_opcode(enum ib_qp_type type, enum ib_wr_opcode op,
+		  enum rxe_wr_pos pos)
+{
+	static const u8 transport[] = {
+		[0] = IB_OPCODE_RC, [1] = IB_OPCODE_UC, [2] = IB_OPCODE_UD,
+	};
+	u8 bit = rxe_wr_type_bit(type);
+	u8 code;
+
+	if (!rxe_wr_allowed(type, op) || (unsigned int)pos > RXE_POS_ONLY)
+		return -EINVAL;
+	if (bit == RXE_T_UD && pos != RXE_POS_ONLY)
+		return -EINVAL;
+	code = rxe_wr_ops[op].code[pos];
+	if (code == RXE_OP_NONE)
+		return -EINVAL;
+	return transport[ilog2(bit)] | code;
+}
+EXPORT_SYMBOL_IF_KUNIT(rxe_wr_opcode);
+
+/**
+ * rxe_wr_is_local() - whether @op is executed locally (no packet)
+ * @op: WR opcode
+ *
+ * Return: true for IB_WR_REG_MR and IB_WR_LOCAL_INV.
+ */
+bool rxe_wr_is_local(enum ib_wr_opcode op)
+{
+	const struct rxe_wr_op *info = rxe_wr_op(op);
+
+	return info && (info->flags & RXE_OPK_LOCAL);
+}
+EXPORT_SYMBOL_IF_KUNIT(rxe_wr_is_local);
+
+/**
+ * rxe_wr_is_rd_atomic() - whether @op is a READ or an atomic
+ * @op: WR opcode
+ *
+ * Return: true when @op counts against max_rd_atomic.
+ */
+bool rxe_wr_is_rd_atomic(enum ib_wr_opcode op)
+{
+	const struct rxe_wr_op *info = rxe_wr_op(op);
+
+	return info && (info->flags & RXE_OPK_RD_ATOMIC);
+}
+EXPORT_SYMBOL_IF_KUNIT(rxe_wr_is_rd_atomic);
+
+/**
+ * rxe_wr_wc_opcode() - the completion opcode of WR opcode @op
+ * @op: WR opcode (one rxe_wr_allowed() accepts)
+ *
+ * Return: the enum ib_wc_opcode its completion carries.
+ */
+enum ib_wc_opcode rxe_wr_wc_opcode(enum ib_wr_opcode op)
+{
+	const struct rxe_wr_op *info = rxe_wr_op(op);
+
+	return info ? info->wc : IB_WC_SEND;
+}
+EXPORT_SYMBOL_IF_KUNIT(rxe_wr_wc_opcode);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* rxe_pd.c - protection domains: nothing but a count against the device limit. */
 
-#include "rxe.h"
+#include "rxe_ops.h"
+#include "rxe_verbs.h"
 
 /**
  * rxe_pd_alloc() - the alloc_pd verb

@@ -4,7 +4,8 @@
  * into the send or receive queue, and kick the engine that consumes them.
  */
 #include "rxe_qp.h"
-#include "rxe_req.h"
+#include "rxe_opcode.h"
+#include "rxe_ops.h"
 
 /* --- send -------------------------------------------------------------- */
 
@@ -27,8 +28,8 @@ static bool post_is_atomic(enum ib_wr_opcode op)
 static bool post_is_inline(const struct ib_send_wr *wr)
 {
 	return (wr->send_flags & IB_SEND_INLINE) &&
-	       !rxe_req_wr_is_rd_atomic(wr->opcode) &&
-	       !rxe_req_wr_is_local(wr->opcode);
+	       !rxe_wr_is_rd_atomic(wr->opcode) &&
+	       !rxe_wr_is_local(wr->opcode);
 }
 
 static int post_check_ud(struct rxe_qp *qp, const struct ib_send_wr *wr,
@@ -46,9 +47,9 @@ static int post_check_ud(struct rxe_qp *qp, const struct ib_send_wr *wr,
 static int post_check_send(struct rxe_qp *qp, const struct ib_send_wr *wr,
 			   u64 len)
 {
-	if (!rxe_req_wr_allowed(rxe_qp_type(qp), wr->opcode))
+	if (!rxe_wr_allowed(rxe_qp_type(qp), wr->opcode))
 		return -EINVAL;
-	if (rxe_req_wr_is_local(wr->opcode))
+	if (rxe_wr_is_local(wr->opcode))
 		return wr->opcode == IB_WR_REG_MR && !reg_wr(wr)->mr ?
 		       -EINVAL : 0;
 	if (wr->num_sge < 0)
@@ -79,7 +80,7 @@ static void post_copy_wr(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 		wqe->wr.atomic.compare_add = atomic_wr(wr)->compare_add;
 		wqe->wr.atomic.swap = atomic_wr(wr)->swap;
 		wqe->wr.atomic.rkey = atomic_wr(wr)->rkey;
-	} else if (rxe_req_wr_is_local(wr->opcode)) {
+	} else if (rxe_wr_is_local(wr->opcode)) {
 		/* LOCAL_INV: only ex.invalidate_rkey */
 	} else if (rxe_qp_is_ud(qp)) {
 		wqe->wr.ud.av = to_rah(ud_wr(wr)->ah)->av;
@@ -140,10 +141,10 @@ static int post_send_one(struct rxe_qp *qp, const struct ib_send_wr *wr)
 		wqe->send_flags |= IB_SEND_INLINE;
 	wqe->ex.imm_data = wr->ex.imm_data;
 	wqe->length = post_is_atomic(wr->opcode) ? sizeof(u64) : len;
-	if (rxe_req_wr_is_local(wr->opcode))
+	if (rxe_wr_is_local(wr->opcode))
 		wqe->length = 0;
 	post_copy_wr(qp, wqe, wr);
-	if (!rxe_req_wr_is_local(wr->opcode))
+	if (!rxe_wr_is_local(wr->opcode))
 		post_copy_data(wqe, wr);
 	rxe_queue_produce(&qp->sq);
 	return 0;

@@ -13,6 +13,7 @@
  * forgets every queued WQE and all transport progress.
  */
 #include <linux/hash.h>
+#include "rxe_ops.h"
 #include "rxe_qp.h"
 #include "rxe_req.h"
 #include "rxe_comp.h"
@@ -77,6 +78,10 @@ void rxe_qp_pkt_free(struct sk_buff *skb)
  */
 enum ib_qp_state rxe_qp_state(struct rxe_qp *qp)
 {
+	/*
+	 * Pairs with the WRITE_ONCE()s under state_lock (qp_set_state(),
+	 * rxe_qp_to_error()); a stale state is rechecked at the next step.
+	 */
 	return READ_ONCE(qp->state);
 }
 
@@ -89,6 +94,7 @@ enum ib_qp_state rxe_qp_state(struct rxe_qp *qp)
  */
 u32 rxe_qp_mtu(struct rxe_qp *qp)
 {
+	/* port_mtu: pairs with WRITE_ONCE() in rxe_dev_port_update(). */
 	if (rxe_qp_is_ud(qp))
 		return ib_mtu_enum_to_int(READ_ONCE(qp->rxe->port_mtu));
 	return qp->attr.mtu;
@@ -120,6 +126,7 @@ static void qp_set_state(struct rxe_qp *qp, enum ib_qp_state state)
 	unsigned long flags;
 
 	spin_lock_irqsave(&qp->state_lock, flags);
+	/* Read locklessly by the engines (rxe_qp_state()). */
 	WRITE_ONCE(qp->state, state);
 	spin_unlock_irqrestore(&qp->state_lock, flags);
 }
@@ -142,6 +149,7 @@ void rxe_qp_to_error(struct rxe_qp *qp, enum ib_event_type event)
 
 	spin_lock_irqsave(&qp->state_lock, flags);
 	was_err = qp->state == IB_QPS_ERR;
+	/* Read locklessly by the engines (rxe_qp_state()). */
 	WRITE_ONCE(qp->state, IB_QPS_ERR);
 	spin_unlock_irqrestore(&qp->state_lock, flags);
 
@@ -362,11 +370,13 @@ static void qp_purge_pkts(struct rxe_qp *qp)
 static void qp_clear_queues(struct rxe_qp *qp)
 {
 	spin_lock_irq(&qp->sq_lock);
+	/* Like rxe_queue_consume(): pairs with post_send's acquire of sq.cons. */
 	smp_store_release(&qp->sq.cons, qp->sq.prod);
 	spin_unlock_irq(&qp->sq_lock);
 	if (qp->srq)
 		return;
 	spin_lock_irq(&qp->rq_lock);
+	/* Like rxe_queue_consume(): pairs with post_recv's acquire of rq.cons. */
 	smp_store_release(&qp->rq.cons, qp->rq.prod);
 	spin_unlock_irq(&qp->rq_lock);
 }
@@ -469,6 +479,7 @@ static int qp_check_modify(struct rxe_qp *qp, const struct ib_qp_attr *attr,
 /* Path MTU, capped by the port's active MTU. */
 static void qp_set_mtu(struct rxe_qp *qp, enum ib_mtu mtu)
 {
+	/* Pairs with WRITE_ONCE() in rxe_dev_port_update(). */
 	enum ib_mtu port = READ_ONCE(qp->rxe->port_mtu);
 
 	if (mtu > port) {

@@ -3,14 +3,19 @@
  * rxe_qp.h - the queue pair: attributes from modify_qp, its queues, and the
  * state the requester, completer (rxe_req.c, rxe_comp.c) and responder
  * (rxe_resp.c) keep. Files outside the transport use only qp->ibqp and
- * the functions declared here and in rxe.h.
+ * the functions declared here and in rxe_verbs.h.
  */
 #ifndef RXE_QP_H
 #define RXE_QP_H
 
 #include <linux/skbuff.h>
+#include <linux/hrtimer.h>
 #include <linux/timer.h>
-#include "rxe.h"
+#include "rxe_dev.h"
+#include "rxe_hdr.h"
+#include "rxe_mem.h"
+#include "rxe_queue.h"
+#include "rxe_verbs.h"
 #include "rxe_task.h"
 #include "rxe_resp.h"
 
@@ -76,6 +81,24 @@ static inline void *rxe_wqe_inline(struct rxe_send_wqe *wqe)
 	return wqe->sge;
 }
 
+/*
+ * Point @dma at byte @offset of @wqe's SGE list (the requester's transmit
+ * cursor, or the completer's READ response cursor).
+ */
+static inline void rxe_wqe_dma_seek(struct rxe_dma *dma,
+				    const struct rxe_send_wqe *wqe, u32 offset)
+{
+	u32 i;
+
+	dma->length = wqe->length;
+	dma->resid = wqe->length - min(offset, wqe->length);
+	dma->num_sge = wqe->num_sge;
+	for (i = 0; i < wqe->num_sge && offset >= wqe->sge[i].length; i++)
+		offset -= wqe->sge[i].length;
+	dma->cur_sge = i;
+	dma->sge_offset = i < wqe->num_sge ? offset : 0;
+}
+
 /* req.flags bits: requests from the completer to the requester. */
 enum rxe_req_flag {
 	RXE_REQ_RETRY,		/* resend from req.retry_psn */
@@ -131,8 +154,9 @@ enum rxe_comp_flag {
  * @rnr_left:   retries left after RNR NAKs (rnr_retry 7: unlimited)
  * @retry_sent: a resend from @psn was requested; wait for it
  * @flags:      enum rxe_comp_flag bits
- * @timer:      retransmit timer (4.096 us * 2^timeout)
- * @rnr_timer:  ends an RNR wait
+ * @timer:      retransmit timer (4.096 us * 2^timeout); an hrtimer, so
+ *              that a short timeout is not rounded up to a jiffy
+ * @rnr_timer:  ends an RNR wait (10 us to 655 ms, an hrtimer likewise)
  */
 struct rxe_comp_state {
 	u32 psn;
@@ -143,8 +167,8 @@ struct rxe_comp_state {
 	u8 rnr_left;
 	bool retry_sent;
 	unsigned long flags;
-	struct timer_list timer;
-	struct timer_list rnr_timer;
+	struct hrtimer timer;
+	struct hrtimer rnr_timer;
 };
 
 /**
@@ -261,6 +285,10 @@ struct rxe_qp {
 	struct rxe_comp_state comp;
 };
 
+#define rxe_dbg_qp(qp, fmt, ...) \
+	ibdev_dbg((qp)->ibqp.device, "qp#%u %s: " fmt, (qp)->ibqp.qp_num, \
+		  __func__, ##__VA_ARGS__)
+
 static inline struct rxe_qp *to_rqp(struct ib_qp *ibqp)
 {
 	return container_of(ibqp, struct rxe_qp, ibqp);
@@ -294,6 +322,7 @@ static inline bool rxe_qp_is_rc(const struct rxe_qp *qp)
 	return rxe_qp_type(qp) == IB_QPT_RC;
 }
 
+/* UD and GSI (QP1) share the datagram transport: DETH, no PSN sequence. */
 static inline bool rxe_qp_is_ud(const struct rxe_qp *qp)
 {
 	return rxe_qp_type(qp) == IB_QPT_UD || rxe_qp_type(qp) == IB_QPT_GSI;

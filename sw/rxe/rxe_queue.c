@@ -5,7 +5,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <kunit/visibility.h>
-#include "rxe.h"
+#include "rxe_verbs.h"
 
 /* Rings larger than this are refused whatever the caller's limits say. */
 #define RXE_QUEUE_MAX_SLOTS	(1u << 24)

@@ -6,7 +6,7 @@
 #include <linux/ipv6.h>
 #include <net/ipv6.h>
 
-#include "rxe.h"
+#include "rxe_recv.h"
 #include "rxe_qp.h"
 
 /*
@@ -19,11 +19,6 @@
 	(BIT(IB_QPS_RTR) | BIT(IB_QPS_RTS) | BIT(IB_QPS_SQD) | BIT(IB_QPS_SQE))
 #define RXE_RECV_RESP_STATES \
 	(BIT(IB_QPS_RTS) | BIT(IB_QPS_SQD) | BIT(IB_QPS_SQE))
-
-static bool rxe_recv_is_ud(const struct rxe_qp *qp)
-{
-	return rxe_qp_type(qp) == IB_QPT_UD || rxe_qp_type(qp) == IB_QPT_GSI;
-}
 
 /* The opcode belongs to the transport of the QP type. */
 static bool rxe_recv_type_ok(struct rxe_qp *qp, struct sk_buff *skb)
@@ -67,7 +62,7 @@ static bool rxe_recv_qkey_ok(struct rxe_qp *qp, struct sk_buff *skb)
 {
 	u32 qkey;
 
-	if (!rxe_recv_is_ud(qp))
+	if (!rxe_qp_is_ud(qp))
 		return true;
 	qkey = rxe_qp_type(qp) == IB_QPT_GSI ? RXE_GSI_QKEY : qp->attr.qkey;
 	return rxe_deth_qkey(RXE_SKB_PKT(skb)) == qkey;
@@ -78,7 +73,7 @@ static bool rxe_recv_addr_ok(struct rxe_qp *qp, struct sk_buff *skb)
 {
 	const struct in6_addr *peer = (const struct in6_addr *)qp->av.dgid.raw;
 
-	if (rxe_recv_is_ud(qp))
+	if (rxe_qp_is_ud(qp))
 		return true;
 	if (ip_hdr(skb)->version == 4)
 		return ipv6_addr_v4mapped(peer) &&

@@ -4,11 +4,13 @@
  * operations (fast registration, local invalidation) and turns the other
  * work requests into packets, one packet per engine step.
  *
- * The engine is a small state machine: each handler does one thing and
- * returns the state that runs next (req_handlers[] is the table). A step
- * ends in REQST_PROGRESS (call again) or REQST_IDLE (nothing to do now: the
- * queue is empty, the RC window or the READ/ATOMIC budget is full, a fence
- * waits, an RNR wait is on, or a transmit must be retried later).
+ * The engine is a small state machine like the responder's (rxe_resp.c):
+ * each step does one thing and returns an outcome, and
+ * req_next[step][outcome] picks the step that runs next. An engine step
+ * ends in REQ_OUT_PROGRESS (call again) or REQ_OUT_IDLE (nothing to do
+ * now: the queue is empty, the RC window or the READ/ATOMIC budget is
+ * full, a fence waits, an RNR wait is on, or a transmit must be retried
+ * later).
  *
  * Retransmission is go-back-N: the completer asks for it through
  * RXE_REQ_RETRY and req.retry_psn; the requester moves its cursor (WQE,
@@ -17,191 +19,13 @@
  * PSNs; a resent READ asks only for the part not yet received.
  */
 #include <kunit/visibility.h>
+#include "rxe_net.h"
 #include "rxe_qp.h"
+#include "rxe_opcode.h"
 #include "rxe_req.h"
 #include "rxe_comp.h"
 
 /* --- decisions --------------------------------------------------------- */
-
-/* QP types as bits of struct rxe_req_op.types. */
-#define RXE_T_RC	BIT(0)
-#define RXE_T_UC	BIT(1)
-#define RXE_T_UD	BIT(2)		/* UD and GSI */
-#define RXE_T_ALL	(RXE_T_RC | RXE_T_UC | RXE_T_UD)
-
-#define RXE_OP_NONE	0xff		/* no packet at this position */
-
-/* struct rxe_req_op.flags */
-#define RXE_OPK_LOCAL		BIT(0)	/* executed here, no packet */
-#define RXE_OPK_RD_ATOMIC	BIT(1)	/* counts against max_rd_atomic */
-
-/**
- * struct rxe_req_op - what the requester does with one WR opcode
- * @code:  wire opcode without the transport bits, by enum rxe_req_pos
- * @types: QP types that may post it (RXE_T_*); 0 = unsupported opcode
- * @wc:    enum ib_wc_opcode of its completion
- * @flags: RXE_OPK_*
- */
-struct rxe_req_op {
-	u8 code[4];
-	u8 types;
-	u8 wc;
-	u8 flags;
-};
-
-#define RXE_CODES(mid, first, last, only) \
-	{ IB_OPCODE_##mid, IB_OPCODE_##first, IB_OPCODE_##last, \
-	  IB_OPCODE_##only }
-#define RXE_ONE_CODE(only) \
-	{ RXE_OP_NONE, RXE_OP_NONE, RXE_OP_NONE, IB_OPCODE_##only }
-#define RXE_NO_CODE \
-	{ RXE_OP_NONE, RXE_OP_NONE, RXE_OP_NONE, RXE_OP_NONE }
-
-static const struct rxe_req_op rxe_req_ops[IB_WR_REG_MR + 1] = {
-	[IB_WR_SEND] = {
-		RXE_CODES(SEND_MIDDLE, SEND_FIRST, SEND_LAST, SEND_ONLY),
-		RXE_T_ALL, IB_WC_SEND, 0 },
-	[IB_WR_SEND_WITH_IMM] = {
-		RXE_CODES(SEND_MIDDLE, SEND_FIRST, SEND_LAST_WITH_IMMEDIATE,
-			  SEND_ONLY_WITH_IMMEDIATE),
-		RXE_T_ALL, IB_WC_SEND, 0 },
-	[IB_WR_SEND_WITH_INV] = {
-		RXE_CODES(SEND_MIDDLE, SEND_FIRST, SEND_LAST_WITH_INVALIDATE,
-			  SEND_ONLY_WITH_INVALIDATE),
-		RXE_T_RC, IB_WC_SEND, 0 },
-	[IB_WR_RDMA_WRITE] = {
-		RXE_CODES(RDMA_WRITE_MIDDLE, RDMA_WRITE_FIRST, RDMA_WRITE_LAST,
-			  RDMA_WRITE_ONLY),
-		RXE_T_RC | RXE_T_UC, IB_WC_RDMA_WRITE, 0 },
-	[IB_WR_RDMA_WRITE_WITH_IMM] = {
-		RXE_CODES(RDMA_WRITE_MIDDLE, RDMA_WRITE_FIRST,
-			  RDMA_WRITE_LAST_WITH_IMMEDIATE,
-			  RDMA_WRITE_ONLY_WITH_IMMEDIATE),
-		RXE_T_RC | RXE_T_UC, IB_WC_RDMA_WRITE, 0 },
-	[IB_WR_RDMA_READ] = {
-		RXE_ONE_CODE(RDMA_READ_REQUEST),
-		RXE_T_RC, IB_WC_RDMA_READ, RXE_OPK_RD_ATOMIC },
-	[IB_WR_ATOMIC_CMP_AND_SWP] = {
-		RXE_ONE_CODE(COMPARE_SWAP),
-		RXE_T_RC, IB_WC_COMP_SWAP, RXE_OPK_RD_ATOMIC },
-	[IB_WR_ATOMIC_FETCH_AND_ADD] = {
-		RXE_ONE_CODE(FETCH_ADD),
-		RXE_T_RC, IB_WC_FETCH_ADD, RXE_OPK_RD_ATOMIC },
-	[IB_WR_LOCAL_INV] = {
-		RXE_NO_CODE, RXE_T_ALL, IB_WC_LOCAL_INV, RXE_OPK_LOCAL },
-	[IB_WR_REG_MR] = {
-		RXE_NO_CODE, RXE_T_ALL, IB_WC_REG_MR, RXE_OPK_LOCAL },
-};
-
-static const struct rxe_req_op *rxe_req_op(enum ib_wr_opcode op)
-{
-	if ((unsigned int)op >= ARRAY_SIZE(rxe_req_ops) ||
-	    !rxe_req_ops[op].types)
-		return NULL;
-	return &rxe_req_ops[op];
-}
-
-static u8 rxe_req_type_bit(enum ib_qp_type type)
-{
-	switch (type) {
-	case IB_QPT_RC:
-		return RXE_T_RC;
-	case IB_QPT_UC:
-		return RXE_T_UC;
-	case IB_QPT_UD:
-	case IB_QPT_GSI:
-		return RXE_T_UD;
-	default:
-		return 0;
-	}
-}
-
-/**
- * rxe_req_wr_allowed() - whether a QP of @type may post WR opcode @op
- * @type: QP type
- * @op:   WR opcode
- *
- * Return: true when post_send accepts @op on such a QP.
- */
-bool rxe_req_wr_allowed(enum ib_qp_type type, enum ib_wr_opcode op)
-{
-	const struct rxe_req_op *info = rxe_req_op(op);
-
-	return info && (info->types & rxe_req_type_bit(type));
-}
-EXPORT_SYMBOL_IF_KUNIT(rxe_req_wr_allowed);
-
-/**
- * rxe_req_opcode() - the wire opcode of one packet of a message
- * @type: QP type
- * @op:   WR opcode of the message
- * @pos:  where the packet sits in the message
- *
- * Return: the BTH opcode, or -EINVAL when the QP type cannot post @op or
- * @op has no packet at @pos (READ, atomics and all UD sends are one
- * packet; local operations have none).
- */
-int rxe_req_opcode(enum ib_qp_type type, enum ib_wr_opcode op,
-		   enum rxe_req_pos pos)
-{
-	static const u8 transport[] = {
-		[0] = IB_OPCODE_RC, [1] = IB_OPCODE_UC, [2] = IB_OPCODE_UD,
-	};
-	u8 bit = rxe_req_type_bit(type);
-	u8 code;
-
-	if (!rxe_req_wr_allowed(type, op) || (unsigned int)pos > RXE_POS_ONLY)
-		return -EINVAL;
-	if (bit == RXE_T_UD && pos != RXE_POS_ONLY)
-		return -EINVAL;
-	code = rxe_req_ops[op].code[pos];
-	if (code == RXE_OP_NONE)
-		return -EINVAL;
-	return transport[ilog2(bit)] | code;
-}
-EXPORT_SYMBOL_IF_KUNIT(rxe_req_opcode);
-
-/**
- * rxe_req_wr_is_local() - whether @op is executed locally (no packet)
- * @op: WR opcode
- *
- * Return: true for IB_WR_REG_MR and IB_WR_LOCAL_INV.
- */
-bool rxe_req_wr_is_local(enum ib_wr_opcode op)
-{
-	const struct rxe_req_op *info = rxe_req_op(op);
-
-	return info && (info->flags & RXE_OPK_LOCAL);
-}
-EXPORT_SYMBOL_IF_KUNIT(rxe_req_wr_is_local);
-
-/**
- * rxe_req_wr_is_rd_atomic() - whether @op is a READ or an atomic
- * @op: WR opcode
- *
- * Return: true when @op counts against max_rd_atomic.
- */
-bool rxe_req_wr_is_rd_atomic(enum ib_wr_opcode op)
-{
-	const struct rxe_req_op *info = rxe_req_op(op);
-
-	return info && (info->flags & RXE_OPK_RD_ATOMIC);
-}
-EXPORT_SYMBOL_IF_KUNIT(rxe_req_wr_is_rd_atomic);
-
-/**
- * rxe_req_wc_opcode() - the completion opcode of WR opcode @op
- * @op: WR opcode (one rxe_req_wr_allowed() accepts)
- *
- * Return: the enum ib_wc_opcode its completion carries.
- */
-enum ib_wc_opcode rxe_req_wc_opcode(enum ib_wr_opcode op)
-{
-	const struct rxe_req_op *info = rxe_req_op(op);
-
-	return info ? info->wc : IB_WC_SEND;
-}
-EXPORT_SYMBOL_IF_KUNIT(rxe_req_wc_opcode);
 
 /**
  * rxe_req_num_pkts() - packets (or PSNs) a message of @len bytes takes
@@ -240,13 +64,17 @@ static void req_seek(struct rxe_qp *qp, u32 index, u32 offset, u32 psn)
 /* Go back to the packet with PSN @psn (or the oldest WQE after it). */
 static void req_rewind(struct rxe_qp *qp, u32 psn)
 {
+	/*
+	 * Pairs with rxe_queue_consume() in comp_retire(): retired slots are
+	 * not looked at.
+	 */
 	u32 index = smp_load_acquire(&qp->sq.cons);
 	struct rxe_send_wqe *wqe;
 	s32 pkts;
 
 	for (; index != qp->req.hw_index; index++) {
 		wqe = req_wqe(qp, index);
-		if (rxe_req_wr_is_local(wqe->opcode))
+		if (rxe_wr_is_local(wqe->opcode))
 			continue;
 		if (rxe_psn_diff(psn, wqe->last_psn) <= 0)
 			break;
@@ -275,13 +103,17 @@ static void req_wqe_done(struct rxe_qp *qp, struct rxe_send_wqe *wqe)
 					 req_wqe(qp, qp->req.index), 0);
 		return;
 	}
+	/*
+	 * The WQE's status before the index: pairs with the completer's acquire
+	 * in comp_get_wqe(), comp_flush() and comp_check_drained().
+	 */
 	smp_store_release(&qp->req.sent_index, qp->req.index);
 	/*
 	 * Queued, not run here: the requester may be running inside a
 	 * consumer's post_send, under the consumer's locks, where its
 	 * completion handler must not be called.
 	 */
-	if (rxe_req_wr_is_local(wqe->opcode) || wqe->status != IB_WC_SUCCESS ||
+	if (rxe_wr_is_local(wqe->opcode) || wqe->status != IB_WC_SUCCESS ||
 	    !rxe_qp_is_rc(qp))
 		rxe_task_sched(&qp->comp_task);
 }
@@ -291,44 +123,75 @@ static void req_wqe_start(struct rxe_qp *qp, struct rxe_send_wqe *wqe)
 {
 	u32 pkts = 0;
 
-	if (!rxe_req_wr_is_local(wqe->opcode))
+	if (!rxe_wr_is_local(wqe->opcode))
 		pkts = rxe_req_num_pkts(wqe->length, rxe_qp_mtu(qp));
 	wqe->status = IB_WC_SUCCESS;
 	wqe->first_psn = qp->req.psn;
 	wqe->last_psn = rxe_psn_add(qp->req.psn, pkts + RXE_PSN_MASK);
-	if (rxe_req_wr_is_rd_atomic(wqe->opcode))
+	if (rxe_wr_is_rd_atomic(wqe->opcode))
 		atomic_inc(&qp->req.rd_atomic);
 	rxe_wqe_dma_seek(&qp->req.dma, wqe, 0);
-	/* The completer may match answers against it from now on. */
+	/*
+	 * The completer may match answers against it from now on: the WQE's
+	 * PSNs and status before the index, pairs with the completer's
+	 * acquire in comp_get_wqe(), comp_flush() and comp_check_drained().
+	 */
 	smp_store_release(&qp->req.hw_index, qp->req.hw_index + 1);
 }
 
 /* --- the engine -------------------------------------------------------- */
 
-enum req_state {
-	REQST_CHECK,	/* QP state, RNR wait, retry requests */
-	REQST_NEXT,	/* the WQE at the cursor: may it go now? */
-	REQST_LOCAL,	/* execute a local operation */
-	REQST_PACKET,	/* build and transmit one packet */
-	REQST_PROGRESS,	/* end of step: call again */
-	REQST_IDLE,	/* end of step: nothing to do */
+/*
+ * How one engine step moves through the requester:
+ *
+ *   CHECK -> NEXT -> PACKET   (or NEXT -> LOCAL for a local operation)
+ */
+enum req_step {
+	REQ_STEP_NONE,		/* no transition: a bug */
+	REQ_STEP_CHECK,		/* QP state, RNR wait, retry requests */
+	REQ_STEP_NEXT,		/* the WQE at the cursor: may it go now? */
+	REQ_STEP_LOCAL,		/* execute a local operation */
+	REQ_STEP_PACKET,	/* build and transmit one packet */
+	REQ_NUM_STEPS
+};
+
+/* What a step tells the table to do next. */
+enum req_out {
+	REQ_OUT_OK,		/* go on */
+	REQ_OUT_LOCAL,		/* NEXT: the WQE is a local operation */
+	REQ_NUM_OUTS,
+	/* handled by the runner: end of the engine step */
+	REQ_OUT_PROGRESS,	/* call again */
+	REQ_OUT_IDLE,		/* nothing to do now */
+};
+
+static const u8 req_next[REQ_NUM_STEPS][REQ_NUM_OUTS] = {
+	[REQ_STEP_CHECK] = { [REQ_OUT_OK] = REQ_STEP_NEXT },
+	[REQ_STEP_NEXT] = {
+		[REQ_OUT_OK] = REQ_STEP_PACKET,
+		[REQ_OUT_LOCAL] = REQ_STEP_LOCAL,
+	},
 };
 
 struct req_ctx {
 	struct rxe_send_wqe *wqe;
 };
 
-static enum req_state req_check(struct rxe_qp *qp, struct req_ctx *c)
+static enum req_out req_check(struct rxe_qp *qp, struct req_ctx *c)
 {
 	enum ib_qp_state state = rxe_qp_state(qp);
 
 	if (state != IB_QPS_RTS && state != IB_QPS_SQD)
-		return REQST_IDLE;	/* in ERR the completer flushes */
+		return REQ_OUT_IDLE;	/* in ERR the completer flushes */
 	if (test_bit(RXE_REQ_PAUSED, &qp->req.flags))
-		return REQST_IDLE;
+		return REQ_OUT_IDLE;
+	/*
+	 * test_and_clear_bit() is fully ordered: with the barrier in
+	 * comp_request_retry() it makes retry_psn visible here.
+	 */
 	if (test_and_clear_bit(RXE_REQ_RETRY, &qp->req.flags))
 		req_rewind(qp, READ_ONCE(qp->req.retry_psn));
-	return REQST_NEXT;
+	return REQ_OUT_OK;
 }
 
 /* May the WQE at the cursor, never started before, start now? */
@@ -340,14 +203,15 @@ static bool req_may_start(struct rxe_qp *qp, struct rxe_send_wqe *wqe)
 		return false;	/* draining: nothing new */
 	if ((wqe->send_flags & IB_SEND_FENCE) && in_flight)
 		return false;	/* the completer kicks us when they end */
-	if (rxe_req_wr_is_rd_atomic(wqe->opcode) &&
+	if (rxe_wr_is_rd_atomic(wqe->opcode) &&
 	    in_flight >= max_t(int, qp->attr.max_rd_atomic, 1))
 		return false;
 	return true;
 }
 
-static enum req_state req_next(struct rxe_qp *qp, struct req_ctx *c)
+static enum req_out req_next_wqe(struct rxe_qp *qp, struct req_ctx *c)
 {
+	/* Pairs with rxe_queue_consume() in comp_retire(). */
 	u32 cons = smp_load_acquire(&qp->sq.cons);
 	struct rxe_send_wqe *wqe;
 
@@ -355,27 +219,28 @@ static enum req_state req_next(struct rxe_qp *qp, struct req_ctx *c)
 	if ((s32)(qp->req.index - cons) < 0)
 		req_seek(qp, cons, 0, cons == qp->req.hw_index ?
 			 qp->req.next_psn : req_wqe(qp, cons)->first_psn);
+	/* Pairs with rxe_queue_produce() in post_send: the WQE is filled. */
 	if (qp->req.index == smp_load_acquire(&qp->sq.prod))
-		return REQST_IDLE;
+		return REQ_OUT_IDLE;
 
 	wqe = req_wqe(qp, qp->req.index);
 	c->wqe = wqe;
 	if (qp->req.index == qp->req.hw_index) {
 		if (!req_may_start(qp, wqe))
-			return REQST_IDLE;
-		if (rxe_req_wr_is_local(wqe->opcode))
-			return REQST_LOCAL;
+			return REQ_OUT_IDLE;
+		if (rxe_wr_is_local(wqe->opcode))
+			return REQ_OUT_LOCAL;
 		req_wqe_start(qp, wqe);
-	} else if (rxe_req_wr_is_local(wqe->opcode)) {
+	} else if (rxe_wr_is_local(wqe->opcode)) {
 		/* A resend passes a local operation done before. */
 		req_wqe_done(qp, wqe);
-		return REQST_PROGRESS;
+		return REQ_OUT_PROGRESS;
 	}
 	if (rxe_qp_is_rc(qp) &&
 	    rxe_psn_diff(qp->req.psn, READ_ONCE(qp->comp.psn)) >=
 	    RXE_REQ_WINDOW)
-		return REQST_IDLE;	/* the completer kicks us on progress */
-	return REQST_PACKET;
+		return REQ_OUT_IDLE;	/* the completer kicks us on progress */
+	return REQ_OUT_OK;
 }
 
 static enum ib_wc_status req_do_local(struct rxe_qp *qp,
@@ -394,21 +259,21 @@ static enum ib_wc_status req_do_local(struct rxe_qp *qp,
 	return err ? IB_WC_LOC_PROT_ERR : IB_WC_SUCCESS;
 }
 
-static enum req_state req_local(struct rxe_qp *qp, struct req_ctx *c)
+static enum req_out req_local(struct rxe_qp *qp, struct req_ctx *c)
 {
 	struct rxe_send_wqe *wqe = c->wqe;
 
 	req_wqe_start(qp, wqe);
 	wqe->status = req_do_local(qp, wqe);
 	req_wqe_done(qp, wqe);
-	return REQST_PROGRESS;
+	return REQ_OUT_PROGRESS;
 }
 
 /* What one packet of the WQE at the cursor looks like. */
 struct req_pkt_plan {
 	u32 pay;		/* payload bytes */
 	u32 psns;		/* PSNs it consumes */
-	enum rxe_req_pos pos;
+	enum rxe_wr_pos pos;
 	int opcode;
 };
 
@@ -418,7 +283,7 @@ static void req_plan(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 	u32 mtu = rxe_qp_mtu(qp);
 	u32 left = wqe->length - qp->req.offset;
 
-	if (rxe_req_wr_is_rd_atomic(wqe->opcode)) {
+	if (rxe_wr_is_rd_atomic(wqe->opcode)) {
 		/* One request; a READ asks for everything still missing. */
 		p->pay = 0;
 		p->psns = wqe->opcode == IB_WR_RDMA_READ ?
@@ -430,7 +295,7 @@ static void req_plan(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 		p->pos = (qp->req.offset ? 0 : RXE_POS_FIRST) |
 			 (left <= mtu ? RXE_POS_LAST : 0);
 	}
-	p->opcode = rxe_req_opcode(rxe_qp_type(qp), wqe->opcode, p->pos);
+	p->opcode = rxe_wr_opcode(rxe_qp_type(qp), wqe->opcode, p->pos);
 }
 
 static u32 req_qkey(struct rxe_qp *qp, struct rxe_send_wqe *wqe)
@@ -553,6 +418,10 @@ static void req_sent(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 	qp->req.dma = *dma;
 	qp->req.offset += p->pay;
 	qp->req.psn = rxe_psn_add(qp->req.psn, p->psns);
+	/*
+	 * Pairs with READ_ONCE() in comp_outstanding(); rxe_comp_arm_timer()
+	 * then orders it against the timer check (smp_mb() there).
+	 */
 	if (rxe_psn_diff(qp->req.psn, qp->req.next_psn) > 0)
 		WRITE_ONCE(qp->req.next_psn, qp->req.psn);
 	if (rxe_qp_is_rc(qp))
@@ -565,17 +434,17 @@ static void req_sent(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 }
 
 /* The WQE cannot be sent at all: complete it with @status. */
-static enum req_state req_fail(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
-			       enum ib_wc_status status, int err)
+static enum req_out req_fail(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
+			     enum ib_wc_status status, int err)
 {
 	rxe_dbg_qp(qp, "wqe %u: cannot transmit (%d)\n", qp->req.index, err);
 	rxe_counter_inc(qp->rxe, RXE_CNT_SEND_ERR);
 	wqe->status = status;
 	req_wqe_done(qp, wqe);
-	return REQST_IDLE;
+	return REQ_OUT_IDLE;
 }
 
-static enum req_state req_packet(struct rxe_qp *qp, struct req_ctx *c)
+static enum req_out req_packet(struct rxe_qp *qp, struct req_ctx *c)
 {
 	struct rxe_send_wqe *wqe = c->wqe;
 	struct req_pkt_plan plan;
@@ -593,26 +462,25 @@ static enum req_state req_packet(struct rxe_qp *qp, struct req_ctx *c)
 				   &pkt);
 	if (!err) {
 		req_sent(qp, wqe, &plan, &dma);
-		return REQST_PROGRESS;
+		return REQ_OUT_PROGRESS;
 	}
 	if (req_err_transient(err)) {
 		/* Nothing was lost: the same packet is built again later. */
 		mod_timer(&qp->req.xmit_timer, jiffies + 1);
-		return REQST_IDLE;
+		return REQ_OUT_IDLE;
 	}
 	if (!skb)	/* the SGEs could not be read */
 		return req_fail(qp, wqe, IB_WC_LOC_PROT_ERR, err);
 	return req_fail(qp, wqe, IB_WC_LOC_QP_OP_ERR, err);
 }
 
-typedef enum req_state (*req_handler_t)(struct rxe_qp *qp,
-					 struct req_ctx *c);
+typedef enum req_out (*req_step_fn)(struct rxe_qp *qp, struct req_ctx *c);
 
-static const req_handler_t req_handlers[] = {
-	[REQST_CHECK]	= req_check,
-	[REQST_NEXT]	= req_next,
-	[REQST_LOCAL]	= req_local,
-	[REQST_PACKET]	= req_packet,
+static const req_step_fn req_steps[REQ_NUM_STEPS] = {
+	[REQ_STEP_CHECK]	= req_check,
+	[REQ_STEP_NEXT]		= req_next_wqe,
+	[REQ_STEP_LOCAL]	= req_local,
+	[REQ_STEP_PACKET]	= req_packet,
 };
 
 /**
@@ -626,11 +494,19 @@ static const req_handler_t req_handlers[] = {
 int rxe_req_run(struct rxe_qp *qp)
 {
 	struct req_ctx c = {};
-	enum req_state state = REQST_CHECK;
+	u8 step = REQ_STEP_CHECK;
+	enum req_out out;
 
-	while (state < REQST_PROGRESS)
-		state = req_handlers[state](qp, &c);
-	return state == REQST_PROGRESS ? 0 : -EAGAIN;
+	for (;;) {
+		out = req_steps[step](qp, &c);
+		if (out == REQ_OUT_PROGRESS)
+			return 0;
+		if (out == REQ_OUT_IDLE)
+			return -EAGAIN;
+		step = req_next[step][out];
+		if (WARN_ON_ONCE(step == REQ_STEP_NONE))
+			return -EAGAIN;
+	}
 }
 
 static void req_xmit_timer(struct timer_list *t)

@@ -222,13 +222,13 @@ struct sk_buff *rxe_resp_reply_new(struct rxe_qp *qp, struct rxe_pkt *reply,
 	struct sk_buff *skb;
 
 	memset(reply, 0, sizeof(*reply));
+	/* rxe_net_skb_alloc() only adds @hdr (and the same paylen, rxe, port). */
 	rxe_resp_reply_init(qp, reply, opcode, paylen);
 	skb = rxe_net_skb_alloc(qp->rxe, &qp->av, paylen, reply);
 	if (unlikely(IS_ERR_OR_NULL(skb))) {
 		rxe_counter_inc(qp->rxe, RXE_CNT_DROP_NOMEM);
 		return NULL;
 	}
-	rxe_resp_reply_init(qp, reply, opcode, paylen);
 	rxe_resp_hdr_fill(qp, reply, syndrome, psn, pad);
 	memset(rxe_pkt_payload(reply) + len, 0, pad);
 	return skb;
@@ -378,7 +378,7 @@ enum rxe_resp_out rxe_resp_fail(struct rxe_qp *qp, u8 code,
 	rxe_dbg_qp(qp, "%s psn %#x fails: NAK %#x, wc %d\n",
 		   rxe_opcode_name(rxe_resp_pkt(qp)->opcode), resp->nak_psn,
 		   code, status);
-	if (rxe_resp_is_rc(qp) || status != IB_WC_SUCCESS)
+	if (rxe_qp_is_rc(qp) || status != IB_WC_SUCCESS)
 		return RXE_OUT_FATAL;
 	rxe_resp_abandon(qp);
 	return RXE_OUT_DROP;
@@ -433,13 +433,13 @@ static enum rxe_resp_out rxe_resp_step_psn(struct rxe_qp *qp)
 	struct rxe_pkt *pkt = rxe_resp_pkt(qp);
 	struct rxe_resp_state *resp = &qp->resp;
 
-	if (rxe_resp_is_ud(qp))
+	if (rxe_qp_is_ud(qp))
 		return RXE_OUT_OK;
 	if (!resp->psn_valid) {
 		resp->psn = qp->attr.rq_psn & RXE_PSN_MASK;
 		resp->psn_valid = true;
 	}
-	if (!rxe_resp_is_rc(qp))
+	if (!rxe_qp_is_rc(qp))
 		return rxe_resp_uc_psn(qp);
 	switch (rxe_resp_psn_classify(resp->psn, pkt->psn)) {
 	case RXE_PSN_EXPECTED:
@@ -459,7 +459,7 @@ static enum rxe_resp_out rxe_resp_step_seq(struct rxe_qp *qp)
 	struct rxe_pkt *pkt = rxe_resp_pkt(qp);
 	struct rxe_resp_state *resp = &qp->resp;
 
-	if (rxe_resp_is_ud(qp))
+	if (rxe_qp_is_ud(qp))
 		return RXE_OUT_OK;
 	if (!rxe_resp_seq_valid(resp->last_opcode, pkt->opcode))
 		return rxe_resp_fail(qp, RXE_AETH_NAK_INVALID, IB_WC_SUCCESS);
@@ -506,7 +506,7 @@ static enum rxe_resp_out rxe_resp_step_done(struct rxe_qp *qp)
 	struct rxe_resp_state *resp = &qp->resp;
 	u32 span = 1;
 
-	if (!rxe_resp_is_ud(qp)) {
+	if (!rxe_qp_is_ud(qp)) {
 		if (rxe_resp_kind(pkt) == RXE_KIND_READ)
 			span = resp->rd.npkts;
 		resp->psn = rxe_psn_add(pkt->psn, span);
@@ -561,9 +561,9 @@ static enum rxe_resp_out rxe_resp_step_fatal(struct rxe_qp *qp)
 
 	if (resp->wc_status != IB_WC_SUCCESS)
 		rxe_resp_wqe_fail(qp, resp->wc_status);
-	if (rxe_resp_is_ud(qp))
+	if (rxe_qp_is_ud(qp))
 		return RXE_OUT_OK;
-	if (rxe_resp_is_rc(qp) &&
+	if (rxe_qp_is_rc(qp) &&
 	    (rxe_resp_ack_flush(qp) ||
 	     rxe_resp_send_aeth(qp, resp->nak_syndrome, resp->nak_psn)))
 		return rxe_resp_wait_mem(qp);

@@ -10,7 +10,10 @@
 #include <linux/types.h>
 #include <linux/spinlock.h>
 #include <linux/timer.h>
-#include "rxe.h"
+#include "rxe_hdr.h"
+#include "rxe_mem.h"
+#include "rxe_param.h"
+#include "rxe_verbs.h"
 
 /* Bytes of one receive WQE with the most SGEs a QP or SRQ may have. */
 #define RXE_RESP_WQE_BYTES \
@@ -45,6 +48,7 @@ struct rxe_resp_rd {
  * @psn:   READ: PSN of the next response
  * @first: READ: PSN of the request (positions FIRST..LAST)
  * @npkts: READ: responses of the whole request
+ * @start: READ: PSN this stream began at (its R_Key check)
  */
 struct rxe_resp_xfer {
 	struct rxe_mr *mr;
@@ -54,7 +58,7 @@ struct rxe_resp_xfer {
 	u32 psn;
 	u32 first;
 	u32 npkts;
-	u32 start;	/* READ: PSN this stream began at (its R_Key check) */
+	u32 start;
 };
 
 /**
@@ -73,8 +77,11 @@ struct rxe_resp_xfer {
  * @nak_sent: RC: a PSN sequence NAK is outstanding
  * @comm_est: IB_EVENT_COMM_EST was raised
  * @ack_owed: RC: requests asking for an ACK that was not yet sent
- * @nak_syndrome, @nak_psn, @err_event, @wc_status: how the current packet
- *            fails (see rxe_resp_fail())
+ * @nak_syndrome: how the current packet fails (see rxe_resp_fail()): the
+ *            AETH syndrome of the NAK
+ * @nak_psn:  the PSN the NAK names
+ * @err_event: the asynchronous event when the QP goes to error
+ * @wc_status: the status a held receive WQE completes with
  * @lock:     serialises consumers of qp->rq: the task and rxe_resp_flush()
  * @wqe_valid: @wqe_buf holds a receive WQE taken for the open message
  * @dma:      progress through that WQE's SGEs
@@ -151,7 +158,5 @@ enum rxe_resp_psn_class rxe_resp_psn_classify(u32 expected, u32 psn);
 bool rxe_resp_seq_valid(u8 prev, u8 next);
 void rxe_resp_hdr_fill(struct rxe_qp *qp, struct rxe_pkt *reply, u8 syndrome,
 		       u32 psn, u8 pad);
-int rxe_recv_check(struct rxe_qp *qp, struct sk_buff *skb,
-		   enum rxe_counter *drop);
 
 #endif /* RXE_RESP_H */

@@ -9,7 +9,7 @@
 #ifndef RXE_RESP_PRIV_H
 #define RXE_RESP_PRIV_H
 
-#include "rxe.h"
+#include "rxe_net.h"
 #include "rxe_qp.h"
 
 /* What a step tells the state table (rxe_resp.c) to do next. */
@@ -56,16 +56,6 @@ extern const struct rxe_resp_ops rxe_resp_atomic_ops;
 static inline struct rxe_pkt *rxe_resp_pkt(struct rxe_qp *qp)
 {
 	return RXE_SKB_PKT(qp->resp.skb);
-}
-
-static inline bool rxe_resp_is_rc(const struct rxe_qp *qp)
-{
-	return rxe_qp_type(qp) == IB_QPT_RC;
-}
-
-static inline bool rxe_resp_is_ud(const struct rxe_qp *qp)
-{
-	return rxe_qp_type(qp) == IB_QPT_UD || rxe_qp_type(qp) == IB_QPT_GSI;
 }
 
 static inline u32 rxe_resp_mtu(const struct rxe_qp *qp)

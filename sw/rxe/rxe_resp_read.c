@@ -6,15 +6,14 @@
 #include "rxe_resp_priv.h"
 
 /*
- * READ responses sent per step: one, as every other engine step sends or
- * takes one packet. The requester's completer, which takes one response
- * per step, often shares the CPU's workqueue with this responder (one
- * device to itself, or the peer's softirq on the same CPU): with equal
- * steps neither runs ahead, while a burst of several responses per step
- * let the responder outrun the completer, whose queue then grew until its
+ * One READ response per step, as every other engine step sends or takes
+ * one packet. The requester's completer, which takes one response per
+ * step, often shares the CPU's workqueue with this responder (one device
+ * to itself, or the peer's softirq on the same CPU): with equal steps
+ * neither runs ahead, while a burst of several responses per step let the
+ * responder outrun the completer, whose queue then grew until its
  * retransmit timer fired on answers it already had.
  */
-#define RXE_RESP_READ_BURST	1
 
 /* --- READ/ATOMIC requests kept for replay --------------------------------- */
 
@@ -203,32 +202,31 @@ static void rxe_resp_read_restart(struct rxe_qp *qp)
 	rxe_qp_pkt_free(skb);
 }
 
-/* Send READ responses; a long READ goes out over several runs. */
+/*
+ * Send the next READ response (one per step, see above); a long READ goes
+ * out over several steps, the task yielding in between.
+ */
 static enum rxe_resp_out rxe_resp_read_send(struct rxe_qp *qp)
 {
 	struct rxe_resp_xfer *rd = &qp->resp.rd;
-	u32 end = rxe_psn_add(rd->first, rd->npkts);
 	enum rxe_resp_out out;
-	int i, err;
+	int err;
 
 	if (rxe_resp_ack_flush(qp))
 		return rxe_resp_wait_mem(qp);
 	rxe_resp_read_restart(qp);
-	for (i = 0; i < RXE_RESP_READ_BURST; i++) {
-		if (rd->psn == end) {
-			rxe_resp_xfer_put(rd);
-			return RXE_OUT_OK;
-		}
-		err = rxe_resp_read_one(qp);
-		if (err == -ENOMEM)
-			return rxe_resp_wait_mem(qp);
-		if (err) {
-			rxe_resp_xfer_put(rd);
-			out = rxe_resp_fail(qp, RXE_AETH_NAK_ACCESS,
-					    IB_WC_SUCCESS);
-			qp->resp.nak_psn = rd->psn;
-			return out;
-		}
+	if (rd->psn == rxe_psn_add(rd->first, rd->npkts)) {
+		rxe_resp_xfer_put(rd);
+		return RXE_OUT_OK;
+	}
+	err = rxe_resp_read_one(qp);
+	if (err == -ENOMEM)
+		return rxe_resp_wait_mem(qp);
+	if (err) {
+		rxe_resp_xfer_put(rd);
+		out = rxe_resp_fail(qp, RXE_AETH_NAK_ACCESS, IB_WC_SUCCESS);
+		qp->resp.nak_psn = rd->psn;
+		return out;
 	}
 	return RXE_OUT_YIELD;
 }

@@ -159,7 +159,7 @@ static enum rxe_resp_out rxe_resp_send_res(struct rxe_qp *qp)
 		return RXE_OUT_OK;
 	rxe_dbg_qp(qp, "%s psn %#x: no receive WQE\n",
 		   rxe_opcode_name(pkt->opcode), pkt->psn);
-	if (!rxe_resp_is_rc(qp))
+	if (!rxe_qp_is_rc(qp))
 		return RXE_OUT_DROP;
 	rxe_counter_inc(qp->rxe, RXE_CNT_SND_RNR);
 	resp->nak_syndrome = rxe_resp_syndrome_rnr(qp->attr.min_rnr_timer);
@@ -190,11 +190,11 @@ static enum rxe_resp_out rxe_resp_send_exec(struct rxe_qp *qp)
 	u32 len = rxe_pkt_payload_len(pkt);
 	u32 need = len;
 
-	if (rxe_resp_is_ud(qp))
+	if (rxe_qp_is_ud(qp))
 		need += sizeof(union rdma_network_hdr);
 	if (need > resp->dma.resid)
 		return rxe_resp_fail(qp, RXE_AETH_NAK_INVALID, IB_WC_LOC_LEN_ERR);
-	if (rxe_resp_is_ud(qp) && rxe_resp_grh_copy(qp))
+	if (rxe_qp_is_ud(qp) && rxe_resp_grh_copy(qp))
 		goto err_copy;
 	if (len && rxe_sgl_copy(rxe_resp_wqe_pd(qp), &resp->dma,
 				rxe_resp_wqe(qp)->sge, rxe_pkt_payload(pkt),
@@ -212,7 +212,7 @@ static enum rxe_resp_out rxe_resp_ack_reply(struct rxe_qp *qp)
 	struct rxe_pkt *pkt = rxe_resp_pkt(qp);
 	struct rxe_resp_state *resp = &qp->resp;
 
-	if (!rxe_resp_is_rc(qp))
+	if (!rxe_qp_is_rc(qp))
 		return RXE_OUT_OK;
 	if (!rxe_bth_ackreq(pkt)) {
 		if (pkt->flags & RXE_OPF_LAST)
@@ -352,7 +352,7 @@ enum rxe_resp_out rxe_resp_complete(struct rxe_qp *qp)
 		wc.wc_flags |= IB_WC_WITH_INVALIDATE;
 		wc.ex.invalidate_rkey = rkey;
 	}
-	if (rxe_resp_is_ud(qp))
+	if (rxe_qp_is_ud(qp))
 		rxe_resp_wc_ud(qp, &wc);
 	resp->wqe_valid = false;
 	if (rxe_cq_post(qp->rcq, &wc, rxe_bth_se(pkt)))

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* rxe_srq.c - shared receive queues: posting, the responders' side, the limit event, resizing. */
 
-#include "rxe.h"
+#include "rxe_ops.h"
+#include "rxe_verbs.h"
 
 /*
  * Locks: srq->lock serialises posters and modify_srq; srq->cons_lock
@@ -141,7 +142,7 @@ static int rxe_srq_arm(struct rxe_srq *srq, u32 limit)
 	spin_lock_irqsave(&srq->lock, flags);
 	if (limit >= rxe_queue_slots(&srq->rq))
 		err = -EINVAL;
-	else
+	else	/* pairs with READ_ONCE()/cmpxchg() in rxe_srq_limit_hit() */
 		WRITE_ONCE(srq->limit, limit);
 	spin_unlock_irqrestore(&srq->lock, flags);
 	return err;
@@ -205,6 +206,10 @@ int rxe_srq_query(struct ib_srq *ibsrq, struct ib_srq_attr *attr)
 /* Disarm the limit if @count went below it; true if this call did. */
 static bool rxe_srq_limit_hit(struct rxe_srq *srq, u32 count)
 {
+	/*
+	 * Pairs with WRITE_ONCE() in rxe_srq_arm(); cmpxchg() makes disarming
+	 * happen once.
+	 */
 	u32 limit = READ_ONCE(srq->limit);
 
 	return limit && count < limit && cmpxchg(&srq->limit, limit, 0) == limit;

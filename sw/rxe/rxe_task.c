@@ -70,6 +70,10 @@ static void rxe_task_loop(struct rxe_task *task)
 						  RXE_TASK_MAX_STEPS;
 
 	for (;;) {
+		/*
+		 * Unlocked peek at a flag set under task->lock; rxe_task_leave()
+		 * rechecks it under the lock.
+		 */
 		if (READ_ONCE(task->stopping)) {
 			rxe_task_leave(task);
 			return;
