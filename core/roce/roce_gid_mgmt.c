@@ -57,6 +57,9 @@ static const struct {
  * @ib_dev: the device
  * @port: the port number
  *
+ * Exported, as in 6.1, for the RDMA CM (core/cma/), which picks the GID
+ * type of a RoCE route with it; declared in core/roce/roce.h.
+ *
  * Context: Any context.
  * Return: a bit (1UL << IB_GID_TYPE_*) per GID type: RoCE v1 and/or v2 for
  * a RoCE port, IB for any other port.
@@ -73,7 +76,7 @@ unsigned long roce_gid_type_mask_support(struct ib_device *ib_dev, u32 port)
 			mask |= BIT(roce_gid_types[i].type);
 	return mask;
 }
-EXPORT_SYMBOL_IF_KUNIT(roce_gid_type_mask_support);
+EXPORT_SYMBOL(roce_gid_type_mask_support);
 
 /* Add or delete @gid of @ndev on @port, once per supported GID type. */
 static void roce_gid_update(struct ib_device *ib_dev, u32 port,
