@@ -19,7 +19,7 @@ import zlib
 
 DEFAULT_DIR = '/work/shared/vectors/upstream-rxe'
 DEFAULT_OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                           '..', 'kunit', 'rxe_vectors.h')
+                           '..', 'kunit', 'rxe', 'rxe_vectors.h')
 
 LINK_ETHERNET = 1
 LINK_LINUX_SLL = 113
