@@ -6,7 +6,7 @@
  * RoCE, and the rdma_cm user ABI moves paths as packed attributes.
  */
 
-#include <linux/etherdevice.h>
+#include <linux/if_ether.h>
 #include <linux/export.h>
 #include <linux/stddef.h>
 #include <linux/string.h>
@@ -16,7 +16,7 @@
 
 #include "roce/roce.h"
 
-/* ---- The PathRecord attribute (IBA 15.2.5.16) ----------------------------- */
+/* ---- The PathRecord attribute (IBA 15.2.5.16) ---------------------------- */
 
 /*
  * A field of the 64-byte attribute: the byte it starts in, the bit of
@@ -160,7 +160,8 @@ static int sa_path_av_roce(struct sa_path_rec *rec,
 
 	if (err)
 		return err;
-	ether_addr_copy(ah_attr->roce.dmac, sa_path_get_dmac(rec));
+	/* the record's MAC sits at an odd offset: no ether_addr_copy() */
+	memcpy(ah_attr->roce.dmac, sa_path_get_dmac(rec), ETH_ALEN);
 	return 0;
 }
 
@@ -174,13 +175,13 @@ static int sa_path_av_grh(struct ib_device *device, u32 port_num,
 			  struct rdma_ah_attr *ah_attr,
 			  const struct ib_gid_attr *gid_attr)
 {
+	enum ib_gid_type type = sa_conv_pathrec_to_gid_type(rec);
 	const struct ib_gid_attr *sgid_attr = gid_attr;
 
 	if (sgid_attr)
 		rdma_hold_gid_attr(sgid_attr);
 	else
-		sgid_attr = rdma_find_gid_by_port(device, &rec->sgid,
-						  sa_conv_pathrec_to_gid_type(rec),
+		sgid_attr = rdma_find_gid_by_port(device, &rec->sgid, type,
 						  port_num, NULL);
 	if (IS_ERR(sgid_attr))
 		return PTR_ERR(sgid_attr);
