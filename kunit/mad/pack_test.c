@@ -136,10 +136,10 @@ static void pack_unaligned_long_field_test(struct kunit *test)
 	pack_sample_values(&s);
 	memset(wire, 0x5c, sizeof(wire));
 	ib_pack(bad, ARRAY_SIZE(bad), &s, wire);
-	KUNIT_EXPECT_EQ(test, memchr_inv(wire, 0x5c, sizeof(wire)), NULL);
+	KUNIT_EXPECT_NULL(test, memchr_inv(wire, 0x5c, sizeof(wire)));
 	memset(&s, 0, sizeof(s));
 	ib_unpack(bad, ARRAY_SIZE(bad), wire, &s);
-	KUNIT_EXPECT_EQ(test, memchr_inv(s.gid, 0, sizeof(s.gid)), NULL);
+	KUNIT_EXPECT_NULL(test, memchr_inv(s.gid, 0, sizeof(s.gid)));
 }
 
 static struct kunit_case pack_cases[] = {
