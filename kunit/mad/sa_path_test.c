@@ -283,10 +283,14 @@ static struct ib_device *dev_of(struct kunit *test)
 	return &fix_of(test)->mdev->ibdev;
 }
 
-/* References on a GID entry: the table's own one plus every holder's. */
+/*
+ * References on a GID entry: the table's own one plus every holder's. The
+ * only look behind the GID cache's interface, so that the references
+ * the function takes and leaves can be counted exactly.
+ */
 static unsigned int gid_refs(const struct ib_gid_attr *attr)
 {
-	return kref_read(&container_of(attr, struct gid_entry, attr)->ref);
+	return kref_read(&to_gid_entry(attr)->ref);
 }
 
 static union ib_gid lo_gid(void)
