@@ -144,9 +144,11 @@ static void mad_unsupported_reply_test(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, hdr.method, 0x81);
 		KUNIT_EXPECT_EQ(test, be16_to_cpu(hdr.status), 0x000c);
 		/* Everything that says which request this answers is kept. */
-		KUNIT_EXPECT_EQ(test, hdr.tid, before.tid);
-		KUNIT_EXPECT_EQ(test, hdr.attr_id, before.attr_id);
-		KUNIT_EXPECT_EQ(test, hdr.attr_mod, before.attr_mod);
+		KUNIT_EXPECT_EQ(test, be64_to_cpu(hdr.tid), be64_to_cpu(before.tid));
+		KUNIT_EXPECT_EQ(test, be16_to_cpu(hdr.attr_id),
+				be16_to_cpu(before.attr_id));
+		KUNIT_EXPECT_EQ(test, be32_to_cpu(hdr.attr_mod),
+				be32_to_cpu(before.attr_mod));
 		KUNIT_EXPECT_EQ(test, hdr.mgmt_class, before.mgmt_class);
 	}
 	/* A directed-route SMP answer sets the direction bit of its status. */
