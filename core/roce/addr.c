@@ -31,6 +31,7 @@
 #include <rdma/ib.h>
 #include <rdma/ib_addr.h>
 #include <rdma/ib_cache.h>
+#include <rdma/ib_sa.h>
 
 #include "roce/roce.h"
 
@@ -722,6 +723,60 @@ int rdma_addr_find_l2_eth_by_grh(const union ib_gid *sgid,
 	memcpy(dmac, dev_addr.dst_dev_addr, ETH_ALEN);
 	*hoplimit = dev_addr.hoplimit;
 	return 0;
+}
+
+/* ---- Routes of RoCE paths ------------------------------------------------ */
+
+/* Only RoCE v2 (UDP/IP) packets cross the router a routed network implies. */
+static bool addr_route_fits_path(enum rdma_network_type network,
+				 const struct sa_path_rec *rec)
+{
+	return network == RDMA_NETWORK_IB ||
+	       rec->rec_type == SA_PATH_REC_TYPE_ROCE_V2;
+}
+
+/**
+ * roce_resolve_route_from_path() - check that a RoCE path can be routed
+ * @rec: a RoCE path; route_resolved is set once the check passed
+ * @attr: the source GID entry, whose netdev the route must leave by
+ *
+ * A path whose route is already known (route_resolved) passes as it is.
+ * Otherwise the route from sgid to dgid is looked up on @attr's netdev;
+ * the neighbour is not resolved, the path's dmac is the caller's.
+ *
+ * Context: process context, may sleep.
+ * Return: 0; -EINVAL when the GIDs are of different IP families, @attr
+ * is missing or has no netdev, or the route crosses a router while the
+ * path is not RoCE v2; or the route lookup's error.
+ */
+int roce_resolve_route_from_path(struct sa_path_rec *rec,
+				 const struct ib_gid_attr *attr)
+{
+	struct sockaddr_storage src, dst;
+	struct rdma_dev_addr dev_addr = {
+		.net = &init_net,
+		.sgid_attr = attr,
+	};
+	int err;
+
+	might_sleep();
+	if (rec->roce.route_resolved)
+		return 0;
+	/* the route is looked up from the GID entry's netdev */
+	if (!attr || !rcu_access_pointer(attr->ndev))
+		return -EINVAL;
+	rdma_gid2ip((struct sockaddr *)&src, &rec->sgid);
+	rdma_gid2ip((struct sockaddr *)&dst, &rec->dgid);
+	if (src.ss_family != dst.ss_family)
+		return -EINVAL;
+
+	err = addr_resolve((struct sockaddr *)&src, (struct sockaddr *)&dst,
+			   &dev_addr, false, true);
+	if (!err && !addr_route_fits_path(dev_addr.network, rec))
+		err = -EINVAL;
+	if (!err)
+		rec->roce.route_resolved = true;
+	return err;
 }
 
 /* ---- Neighbour updates and module init ----------------------------------- */

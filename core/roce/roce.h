@@ -21,6 +21,16 @@ int rdma_addr_find_l2_eth_by_grh(const union ib_gid *sgid,
 				 u8 *dmac, const struct ib_gid_attr *sgid_attr,
 				 int *hoplimit);
 
+struct sa_path_rec;
+
+/*
+ * RoCE: check that the path @rec can be routed from its sgid on the netdev
+ * of @attr, and mark it so (rec->roce.route_resolved). Sleeps. 0 or a
+ * negative errno.
+ */
+int roce_resolve_route_from_path(struct sa_path_rec *rec,
+				 const struct ib_gid_attr *attr);
+
 /* Exported (as in 6.1) but declared here: see core/roce/addr.c. */
 void rdma_copy_src_l2_addr(struct rdma_dev_addr *dev_addr,
 			   const struct net_device *dev);
