@@ -86,6 +86,7 @@ struct kperf_params {
 	bool srq, mcast;	/* kperf_srq.c, kperf_mcast.c */
 	enum kperf_mad_case mad;	/* mode=mad: kperf_mad.c */
 	u32 mad_resp_ms, mad_retries;
+	u8 ack_timeout;		/* RC local ACK timeout, IBTA 4.096 us * 2^n */
 };
 
 struct kperf_dev;

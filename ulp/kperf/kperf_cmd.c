@@ -309,6 +309,13 @@ static int kperf_key_timeout(struct kperf_params *p, const char *v)
 	return kstrtou32(v, 0, &p->timeout_ms) || !p->timeout_ms ? -EINVAL : 0;
 }
 
+/* 0 would turn the retransmit timer off: a lost packet would hang the QP. */
+static int kperf_key_ack_timeout(struct kperf_params *p, const char *v)
+{
+	return kstrtou8(v, 0, &p->ack_timeout) || !p->ack_timeout ||
+	       p->ack_timeout > 31 ? -EINVAL : 0;
+}
+
 static const struct {
 	const char *key;
 	int (*set)(struct kperf_params *p, const char *val);
@@ -324,7 +331,7 @@ static const struct {
 	{ "timeout_ms", kperf_key_timeout }, { "ip", kperf_key_ip },
 	{ "srq", kperf_key_srq }, { "mcast", kperf_key_mcast },
 	{ "mad", kperf_key_mad }, { "resp_ms", kperf_key_resp_ms },
-	{ "retries", kperf_key_retries },
+	{ "retries", kperf_key_retries }, { "ack_timeout", kperf_key_ack_timeout },
 };
 
 /* Applies one key=value token; says what is wrong with it in @why. */
@@ -366,6 +373,7 @@ static void kperf_cmd_defaults(struct kperf_params *p)
 	p->timeout_ms = 5000;
 	p->mad_resp_ms = 1000;
 	p->mad_retries = 3;
+	p->ack_timeout = 14;	/* 4.096 us * 2^14 = 67 ms */
 }
 
 /* Defaults that depend on other keys. */

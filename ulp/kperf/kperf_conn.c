@@ -7,7 +7,6 @@
 #include "kperf.h"
 
 #define KPERF_HOP_LIMIT		64
-#define KPERF_ACK_TIMEOUT	14	/* 4.096 us * 2^14 = 67 ms */
 #define KPERF_RETRY_CNT		7
 #define KPERF_RNR_INFINITE	7
 #define KPERF_MIN_RNR_TIMER	1	/* 0.01 ms */
@@ -139,7 +138,7 @@ static int kperf_conn_rts(struct kperf_run *run, struct kperf_side *s,
 	int mask = IB_QP_STATE | IB_QP_SQ_PSN;
 
 	if (run->p.qp_type == IB_QPT_RC) {
-		attr.timeout = KPERF_ACK_TIMEOUT;
+		attr.timeout = run->p.ack_timeout;
 		attr.retry_cnt = KPERF_RETRY_CNT;
 		/* fault=no_recv: no RNR retries, the first RNR NAK fails */
 		attr.rnr_retry = run->p.fault == KPERF_FAULT_NO_RECV ?
