@@ -12,6 +12,7 @@
 #include "roce/roce.h"
 #include "device/device.h"
 #include "mad/mad.h"
+#include "mad/sa.h"
 #include "netlink/netlink.h"
 
 /* General deferred work of the core and its users (event dispatch, ...). */
@@ -94,6 +95,8 @@ static const struct ib_core_part ib_core_parts[] = {
 	{ "RoCE GID management", roce_gid_mgmt_init, roce_gid_mgmt_cleanup },
 	{ "address resolver",	addr_init,		  addr_cleanup },
 	{ "MAD services",	ib_mad_init,		  ib_mad_cleanup },
+	{ "SA client",		ib_sa_init,		  ib_sa_cleanup },
+	{ "SA multicast",	ib_sa_mcast_init,	  ib_sa_mcast_cleanup },
 };
 
 static void ib_core_parts_exit(unsigned int count)

@@ -76,6 +76,8 @@ static int mock_query_port(struct ib_device *ibdev, u32 port,
 	attr->state = mp->state;
 	attr->lid = mp->lid;
 	attr->lmc = mp->lmc;
+	attr->sm_lid = mp->sm_lid;
+	attr->sm_sl = mp->sm_sl;
 	spin_unlock(&mdev->port_lock);
 	attr->phys_state = IB_PORT_PHYS_STATE_LINK_UP;
 	attr->max_mtu = IB_MTU_4096;
@@ -226,6 +228,10 @@ static void mock_ports_init(struct mock_ibdev *mdev)
 
 		mp->lid = MOCK_IBDEV_LID(port);
 		mp->state = IB_PORT_ACTIVE;
+		if (mdev->cfg.mad) {
+			mp->sm_lid = MOCK_IBDEV_SM_LID;
+			mp->sm_sl = MOCK_IBDEV_SM_SL;
+		}
 		for (i = 0; i < MOCK_IBDEV_PKEY_TBL_LEN(port); i++)
 			mp->pkey[i] = MOCK_IBDEV_PKEY(port, i);
 		for (i = 0; i < MOCK_IBDEV_GID_TBL_LEN(port); i++)

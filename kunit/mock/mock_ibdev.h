@@ -84,6 +84,8 @@ enum mock_verb {
 	MOCK_QUERY_GID,		/* IB ports' GIDs */
 	MOCK_ADD_GID,		/* RoCE ports (cfg.roce_port) only */
 	MOCK_DEL_GID,
+	MOCK_CREATE_AH,
+	MOCK_DESTROY_AH,
 	MOCK_VERB_NR
 };
 
@@ -97,6 +99,7 @@ enum mock_obj {
 	MOCK_OBJ_XRCD,
 	MOCK_OBJ_WQ,
 	MOCK_OBJ_GID,		/* added by add_gid, not yet del_gid'd */
+	MOCK_OBJ_AH,
 	MOCK_OBJ_NR
 };
 
@@ -109,6 +112,9 @@ enum mock_obj {
 #define MOCK_IBDEV_GID_TBL_LEN(port)	(8 * (port))
 #define MOCK_IBDEV_PKEY(port, index)	(0x8000 | ((port) << 8) | (index))
 #define MOCK_IBDEV_FW			"1.2.3"
+/* The subnet manager's LID and SL on the IB ports of a cfg.mad device. */
+#define MOCK_IBDEV_SM_LID		0x0001
+#define MOCK_IBDEV_SM_SL		3
 /* The subnet prefix and interface id of GID @index of an IB port. */
 #define MOCK_IBDEV_GID_PREFIX(port)	(0xfec0000000000000ULL | (port))
 #define MOCK_IBDEV_GID_GUID(port, index)				\
@@ -134,6 +140,8 @@ struct mock_gid_ctx {
  * struct mock_ibdev_port - what query_port, query_pkey and query_gid report
  * @lid: the LID (MOCK_IBDEV_LID() at first)
  * @lmc: the LMC (0 at first)
+ * @sm_lid: the SM's LID (MOCK_IBDEV_SM_LID with cfg.mad, else 0)
+ * @sm_sl: the SM's SL (MOCK_IBDEV_SM_SL with cfg.mad, else 0)
  * @state: the port state (IB_PORT_ACTIVE at first)
  * @pkey: the P_Key table (MOCK_IBDEV_PKEY() at first)
  * @gid: the GID table (MOCK_IBDEV_GID() at first)
@@ -143,6 +151,8 @@ struct mock_gid_ctx {
 struct mock_ibdev_port {
 	u32 lid;
 	u8 lmc;
+	u32 sm_lid;
+	u8 sm_sl;
 	enum ib_port_state state;
 	u16 pkey[MOCK_IBDEV_PKEY_TBL_LEN(MOCK_IBDEV_MAX_PORTS)];
 	union ib_gid gid[MOCK_IBDEV_GID_TBL_LEN(MOCK_IBDEV_MAX_PORTS)];
@@ -284,6 +294,10 @@ u64 mock_ibdev_mr_page(struct ib_mr *mr, u32 i);
  * @reg_mr: MR of a REG_MR or REG_MR_INTEGRITY, else NULL
  * @reg_key: key of the registration
  * @reg_access: access rights of the registration
+ * @ud_ah: address handle of a send on a UD, GSI or SMI QP
+ * @ud_remote_qpn: its destination QP
+ * @ud_pkey_index: its P_Key index
+ * @mad: on a GSI or SMI QP, a copy of the MAD (the first SGE) as posted
  */
 struct mock_sent_wr {
 	enum ib_wr_opcode opcode;
@@ -297,8 +311,23 @@ struct mock_sent_wr {
 	struct ib_mr *reg_mr;
 	u32 reg_key;
 	int reg_access;
+	struct ib_ah *ud_ah;
+	u32 ud_remote_qpn;
+	u16 ud_pkey_index;
+	u8 mad[256];
 };
 
 int mock_ibdev_qp_sent(struct ib_qp *qp, struct mock_sent_wr *out, int max);
+
+/* ---- Special QPs and address handles, for the MAD and SA suites ---------- */
+
+/*
+ * GSI and SMI QPs hold as many receives as they were created for, and
+ * what they receive comes from the test: the message lands after the
+ * 40 bytes a UD receive keeps for the GRH, as on real hardware.
+ */
+int mock_ibdev_qp_deliver(struct ib_qp *qp, const void *msg, u32 len,
+			  u32 src_qp, u16 slid);
+const struct rdma_ah_attr *mock_ibdev_ah_attr(struct ib_ah *ah);
 
 #endif /* RDMAOOT_KUNIT_MOCK_MOCK_IBDEV_H */

@@ -254,6 +254,7 @@ struct mock_wq {
  * @rq: outstanding receive requests
  * @sent: copies of the first send requests accepted, @nsent of them
  * @nsent: entries of @sent in use
+ * @special_rq: receives of a GSI or SMI QP, instead of @rq
  */
 struct mock_qp {
 	struct ib_qp ibqp;
@@ -265,6 +266,26 @@ struct mock_qp {
 	struct mock_wq rq;
 	struct mock_sent_wr sent[MOCK_IBDEV_SENT_MAX];
 	unsigned int nsent;
+	struct mock_special_rq *special_rq;
+};
+
+/**
+ * struct mock_special_rq - the receive queue of a GSI or SMI QP
+ * @size: room, the QP's max_recv_wr
+ * @head: index of the oldest receive
+ * @count: receives posted
+ * @wr: the receives: their wr_id and first SGE
+ *
+ * Under the QP's lock.
+ */
+struct mock_special_rq {
+	unsigned int size;
+	unsigned int head;
+	unsigned int count;
+	struct {
+		u64 wr_id;
+		struct ib_sge sge;
+	} wr[];
 };
 
 static struct mock_qp *to_mock_qp(struct ib_qp *qp)
@@ -352,10 +373,19 @@ static int mock_qp_create(struct ib_qp *qp, struct ib_qp_init_attr *init,
 	mqp->state = IB_QPS_RESET;
 	mqp->port = init->port_num;
 	mqp->init = *init;
-	if (init->qp_type == IB_QPT_SMI || init->qp_type == IB_QPT_GSI)
-		qp->qp_num = init->qp_type;
-	else
+	if (init->qp_type != IB_QPT_SMI && init->qp_type != IB_QPT_GSI) {
 		qp->qp_num = atomic_inc_return(&mdev->next_qpn);
+		return 0;
+	}
+	qp->qp_num = init->qp_type;
+	mqp->special_rq = kzalloc(struct_size(mqp->special_rq, wr,
+					      init->cap.max_recv_wr),
+				  GFP_KERNEL);
+	if (!mqp->special_rq) {
+		mock_obj_add(qp->device, MOCK_OBJ_QP, -1);
+		return -ENOMEM;
+	}
+	mqp->special_rq->size = init->cap.max_recv_wr;
 	return 0;
 }
 
@@ -409,7 +439,11 @@ static int mock_qp_query(struct ib_qp *qp, struct ib_qp_attr *attr, int mask,
 
 static int mock_qp_destroy(struct ib_qp *qp, struct ib_udata *udata)
 {
-	return mock_obj_destroy(qp->device, MOCK_DESTROY_QP, MOCK_OBJ_QP);
+	int err = mock_obj_destroy(qp->device, MOCK_DESTROY_QP, MOCK_OBJ_QP);
+
+	if (!err)
+		kfree(to_mock_qp(qp)->special_rq);
+	return err;
 }
 
 /* Post one request to @wq, or in the error state flush it to @cq at once. */
@@ -463,14 +497,33 @@ static void mock_sent_copy(struct mock_sent_wr *out,
 	}
 }
 
+/* A send on a datagram QP: its address, and the MAD of a special QP. */
+static void mock_sent_copy_ud(struct mock_qp *mqp, struct mock_sent_wr *out,
+			      const struct ib_send_wr *wr)
+{
+	enum ib_qp_type type = mqp->init.qp_type;
+
+	if (type != IB_QPT_UD && type != IB_QPT_GSI && type != IB_QPT_SMI)
+		return;
+	out->ud_ah = ud_wr(wr)->ah;
+	out->ud_remote_qpn = ud_wr(wr)->remote_qpn;
+	out->ud_pkey_index = ud_wr(wr)->pkey_index;
+	/* The mock has no DMA device: addresses are kernel addresses. */
+	if (mqp->special_rq && wr->num_sge)
+		memcpy(out->mad, (void *)(uintptr_t)wr->sg_list[0].addr,
+		       min_t(u32, wr->sg_list[0].length, sizeof(out->mad)));
+}
+
 /* Remember an accepted send request, while there is room. */
 static void mock_sent_log(struct mock_qp *mqp, const struct ib_send_wr *wr)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&mqp->lock, flags);
-	if (mqp->nsent < MOCK_IBDEV_SENT_MAX)
-		mock_sent_copy(&mqp->sent[mqp->nsent++], wr);
+	if (mqp->nsent < MOCK_IBDEV_SENT_MAX) {
+		mock_sent_copy(&mqp->sent[mqp->nsent], wr);
+		mock_sent_copy_ud(mqp, &mqp->sent[mqp->nsent++], wr);
+	}
 	spin_unlock_irqrestore(&mqp->lock, flags);
 }
 
@@ -493,6 +546,25 @@ static int mock_post_send(struct ib_qp *qp, const struct ib_send_wr *wr,
 	return err;
 }
 
+/* Queue a receive of a special QP; -ENOMEM when full. */
+static int mock_special_post(struct mock_qp *mqp, const struct ib_recv_wr *wr)
+{
+	struct mock_special_rq *rq = mqp->special_rq;
+	unsigned long flags;
+	int ret = -ENOMEM;
+
+	spin_lock_irqsave(&mqp->lock, flags);
+	if (rq->count < rq->size && wr->num_sge == 1) {
+		unsigned int i = (rq->head + rq->count++) % rq->size;
+
+		rq->wr[i].wr_id = wr->wr_id;
+		rq->wr[i].sge = wr->sg_list[0];
+		ret = 0;
+	}
+	spin_unlock_irqrestore(&mqp->lock, flags);
+	return ret;
+}
+
 static int mock_post_recv(struct ib_qp *qp, const struct ib_recv_wr *wr,
 			  const struct ib_recv_wr **bad_wr)
 {
@@ -500,8 +572,11 @@ static int mock_post_recv(struct ib_qp *qp, const struct ib_recv_wr *wr,
 	int err = mock_enter(qp->device, MOCK_POST_RECV);
 
 	while (wr && !err) {
-		err = mock_qp_post_one(mqp, &mqp->rq, qp->recv_cq, wr->wr_id,
-				       IB_WC_RECV);
+		if (mqp->special_rq)
+			err = mock_special_post(mqp, wr);
+		else
+			err = mock_qp_post_one(mqp, &mqp->rq, qp->recv_cq,
+					       wr->wr_id, IB_WC_RECV);
 		if (!err)
 			wr = wr->next;
 	}
@@ -580,6 +655,106 @@ int mock_ibdev_qp_sent(struct ib_qp *qp, struct mock_sent_wr *out, int max)
 	return n;
 }
 EXPORT_SYMBOL_GPL(mock_ibdev_qp_sent);
+
+/**
+ * mock_ibdev_qp_deliver() - Receive a message on a GSI or SMI QP
+ * @qp: the QP
+ * @msg: the message (a MAD)
+ * @len: its length
+ * @src_qp: the sender's QP number, for the completion
+ * @slid: the sender's LID, for the completion
+ *
+ * The oldest posted receive gets the message after its 40 bytes of GRH
+ * room (no GRH is reported), and completes successfully on the receive
+ * CQ.
+ *
+ * Context: As mock_ibdev_cq_push().
+ * Return: 0, -EINVAL for a QP that is not special, -ENOENT when no receive
+ * is posted, -EMSGSIZE when the receive is too small.
+ */
+int mock_ibdev_qp_deliver(struct ib_qp *qp, const void *msg, u32 len,
+			  u32 src_qp, u16 slid)
+{
+	struct mock_qp *mqp = to_mock_qp(qp);
+	struct mock_special_rq *rq = mqp->special_rq;
+	struct ib_wc wc = {
+		.status = IB_WC_SUCCESS,
+		.opcode = IB_WC_RECV,
+		.byte_len = sizeof(struct ib_grh) + len,
+		.qp = qp,
+		.src_qp = src_qp,
+		.slid = slid,
+		.port_num = mqp->port,
+	};
+	struct ib_sge sge;
+	unsigned long flags;
+
+	if (!rq)
+		return -EINVAL;
+	spin_lock_irqsave(&mqp->lock, flags);
+	if (!rq->count) {
+		spin_unlock_irqrestore(&mqp->lock, flags);
+		return -ENOENT;
+	}
+	wc.wr_id = rq->wr[rq->head].wr_id;
+	sge = rq->wr[rq->head].sge;
+	rq->head = (rq->head + 1) % rq->size;
+	rq->count--;
+	spin_unlock_irqrestore(&mqp->lock, flags);
+
+	if (sge.length < wc.byte_len) {
+		wc.status = IB_WC_LOC_LEN_ERR;
+		mock_ibdev_cq_push(qp->recv_cq, &wc);
+		return -EMSGSIZE;
+	}
+	memcpy((void *)(uintptr_t)sge.addr + sizeof(struct ib_grh), msg, len);
+	mock_ibdev_cq_push(qp->recv_cq, &wc);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(mock_ibdev_qp_deliver);
+
+/* ---- Address handles: the attributes are kept for the tests --------------- */
+
+/**
+ * struct mock_ah - an address handle of the mock
+ * @ibah: the core's part
+ * @attr: the attributes it was created with (no GID reference kept)
+ */
+struct mock_ah {
+	struct ib_ah ibah;
+	struct rdma_ah_attr attr;
+};
+
+static int mock_ah_create(struct ib_ah *ah, struct rdma_ah_init_attr *init,
+			  struct ib_udata *udata)
+{
+	struct mock_ah *mah = container_of(ah, struct mock_ah, ibah);
+	int err = mock_obj_create(ah->device, MOCK_CREATE_AH, MOCK_OBJ_AH);
+
+	if (err)
+		return err;
+	mah->attr = *init->ah_attr;
+	mah->attr.grh.sgid_attr = NULL;
+	return 0;
+}
+
+static int mock_ah_destroy(struct ib_ah *ah, u32 flags)
+{
+	return mock_obj_destroy(ah->device, MOCK_DESTROY_AH, MOCK_OBJ_AH);
+}
+
+/**
+ * mock_ibdev_ah_attr() - The attributes a mock AH was created with
+ * @ah: the AH
+ *
+ * Context: Any context, while @ah lives.
+ * Return: the attributes (holding no GID entry).
+ */
+const struct rdma_ah_attr *mock_ibdev_ah_attr(struct ib_ah *ah)
+{
+	return &container_of(ah, struct mock_ah, ibah)->attr;
+}
+EXPORT_SYMBOL_GPL(mock_ibdev_ah_attr);
 
 /* The driver's own drain: only counted, nothing is waited for. */
 static void mock_drain_sq(struct ib_qp *qp)
@@ -929,10 +1104,13 @@ const struct ib_device_ops mock_verbs_ops = {
 	.advise_mr		= mock_mr_advise,
 	.create_wq		= mock_wq_create,
 	.destroy_wq		= mock_wq_destroy,
+	.create_ah		= mock_ah_create,
+	.destroy_ah		= mock_ah_destroy,
 	INIT_RDMA_OBJ_SIZE(ib_pd, mock_pd, ibpd),
 	INIT_RDMA_OBJ_SIZE(ib_xrcd, mock_xrcd, ibxrcd),
 	INIT_RDMA_OBJ_SIZE(ib_cq, mock_cq, ibcq),
 	INIT_RDMA_OBJ_SIZE(ib_qp, mock_qp, ibqp),
+	INIT_RDMA_OBJ_SIZE(ib_ah, mock_ah, ibah),
 	INIT_RDMA_OBJ_SIZE(ib_srq, mock_srq, ibsrq),
 };
 EXPORT_SYMBOL_GPL(mock_verbs_ops);
