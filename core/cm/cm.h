@@ -12,7 +12,7 @@
 #include <rdma/ib_cm.h>
 #include <rdma/ib_mad.h>
 
-#include "cm/cm_msg.h"
+#include "cm_msg.h"
 
 /*
  * Shape of ib_cm
