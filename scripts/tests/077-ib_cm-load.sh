@@ -12,7 +12,7 @@ test_cleanup() { rmmod ib_cm 2>/dev/null; rxe_pair_cleanup; }
 
 cm_loaded() { grep -q '^ib_cm ' /proc/modules; }
 
-test_ib_cm_load_unload() {
+cm_load_unload() {
 	local i
 	for i in 1 2 3; do
 		t_run modprobe ib_cm
@@ -23,16 +23,22 @@ test_ib_cm_load_unload() {
 	true
 }
 
-test_ib_cm_device_goes_first() {
+cm_device_goes_first() {
 	t_run modprobe ib_cm
 	t_run nsx rdma link delete rxe1
 	t_run nsx rdma link add rxe1 type rxe netdev "$VB"
 	t_run rmmod ib_cm
 }
 
-test_ib_cm_log_clean() {
+cm_log_clean() {
 	if dmesg | grep -E 'WARNING:|BUG:|ib_cm: .*(error|failed)'; then
 		t_fail "the kernel log complains"
 	fi
 	true
+}
+
+test_run() {
+	cm_load_unload
+	cm_device_goes_first
+	cm_log_clean
 }
