@@ -1,0 +1,699 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* KUnit suite ib_cm_table: every (state, input) cell of the IB CM, its timers' arithmetic and malformed MADs. */
+
+#include <kunit/test.h>
+#include <linux/module.h>
+#include <rdma/ib_mad.h>
+
+#include "core/cm/cm.h"
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+
+/*
+ * The engine runs against a fake wire (no device, no MADs): it records
+ * what would have been sent. The expectations below are written from
+ * IBA chapter 12 and 6.1's behaviour (Documentation: CM-UVERBS 2d), not
+ * from core/cm/cm_table.c: a cell listed here must do what it says, any
+ * cell not listed must refuse its input and leave the id alone.
+ */
+
+#define NONE	(-1)
+
+struct cm_expect {
+	u8	state;
+	u8	input;
+	u8	next;
+	s8	sent;		/* enum cm_msg_kind sent or answered, or NONE */
+	s8	event;		/* enum ib_cm_event_type queued, or NONE */
+	bool	dup;		/* counted as a duplicate */
+	int	ret;
+};
+
+#define X(s, i, n, snd, ev)	{ IB_CM_##s, CM_IN_##i, IB_CM_##n, snd, ev }
+#define DUP(s, i, snd)		{ IB_CM_##s, CM_IN_##i, IB_CM_##s, snd, NONE, true }
+#define M(k)			CM_MSG_##k
+#define E(e)			IB_CM_##e
+
+static const struct cm_expect cm_expects[] = {
+	X(IDLE, LISTEN, LISTEN, NONE, NONE),
+	X(IDLE, SEND_REQ, REQ_SENT, M(REQ), NONE),
+	X(IDLE, REQ, REQ_RCVD, NONE, E(REQ_RECEIVED)),
+	X(IDLE, SEND_SIDR_REQ, SIDR_REQ_SENT, M(SIDR_REQ), NONE),
+	X(IDLE, SIDR_REQ, SIDR_REQ_RCVD, NONE, E(SIDR_REQ_RECEIVED)),
+	X(IDLE, DESTROY, IDLE, NONE, NONE),
+
+	X(LISTEN, DESTROY, IDLE, NONE, NONE),
+
+	X(REQ_SENT, REP, REP_RCVD, NONE, E(REP_RECEIVED)),
+	X(REQ_SENT, MRA, MRA_REQ_RCVD, NONE, E(MRA_RECEIVED)),
+	X(REQ_SENT, REJ, IDLE, NONE, E(REJ_RECEIVED)),
+	X(REQ_SENT, REJ_STALE, TIMEWAIT, NONE, E(REJ_RECEIVED)),
+	X(REQ_SENT, SEND_REJ, IDLE, M(REJ), NONE),
+	X(REQ_SENT, TIMEOUT, IDLE, NONE, E(REQ_ERROR)),
+	X(REQ_SENT, DESTROY, IDLE, M(REJ), NONE),
+
+	X(MRA_REQ_RCVD, REP, REP_RCVD, NONE, E(REP_RECEIVED)),
+	DUP(MRA_REQ_RCVD, MRA, NONE),
+	X(MRA_REQ_RCVD, REJ, IDLE, NONE, E(REJ_RECEIVED)),
+	X(MRA_REQ_RCVD, REJ_STALE, TIMEWAIT, NONE, E(REJ_RECEIVED)),
+	X(MRA_REQ_RCVD, SEND_REJ, IDLE, M(REJ), NONE),
+	X(MRA_REQ_RCVD, TIMEOUT, IDLE, NONE, E(REQ_ERROR)),
+	X(MRA_REQ_RCVD, DESTROY, IDLE, M(REJ), NONE),
+
+	DUP(REQ_RCVD, REQ, NONE),
+	X(REQ_RCVD, SEND_REP, REP_SENT, M(REP), NONE),
+	X(REQ_RCVD, SEND_MRA, MRA_REQ_SENT, M(MRA), NONE),
+	X(REQ_RCVD, SEND_REJ, IDLE, M(REJ), NONE),
+	X(REQ_RCVD, REJ, IDLE, NONE, E(REJ_RECEIVED)),
+	X(REQ_RCVD, REJ_STALE, TIMEWAIT, NONE, E(REJ_RECEIVED)),
+	X(REQ_RCVD, DESTROY, IDLE, M(REJ), NONE),
+
+	DUP(MRA_REQ_SENT, REQ, M(MRA)),
+	X(MRA_REQ_SENT, SEND_REP, REP_SENT, M(REP), NONE),
+	X(MRA_REQ_SENT, SEND_REJ, IDLE, M(REJ), NONE),
+	X(MRA_REQ_SENT, REJ, IDLE, NONE, E(REJ_RECEIVED)),
+	X(MRA_REQ_SENT, REJ_STALE, TIMEWAIT, NONE, E(REJ_RECEIVED)),
+	X(MRA_REQ_SENT, DESTROY, IDLE, M(REJ), NONE),
+
+	X(REP_SENT, RTU, ESTABLISHED, NONE, E(RTU_RECEIVED)),
+	X(REP_SENT, MRA, MRA_REP_RCVD, NONE, E(MRA_RECEIVED)),
+	X(REP_SENT, REJ, TIMEWAIT, NONE, E(REJ_RECEIVED)),
+	X(REP_SENT, REJ_STALE, TIMEWAIT, NONE, E(REJ_RECEIVED)),
+	X(REP_SENT, DREQ, DREQ_RCVD, NONE, E(DREQ_RECEIVED)),
+	X(REP_SENT, ESTABLISH, ESTABLISHED, NONE, E(USER_ESTABLISHED)),
+	X(REP_SENT, SEND_REJ, TIMEWAIT, M(REJ), NONE),
+	X(REP_SENT, TIMEOUT, IDLE, NONE, E(REP_ERROR)),
+	X(REP_SENT, DESTROY, IDLE, M(REJ), NONE),
+
+	X(MRA_REP_RCVD, RTU, ESTABLISHED, NONE, E(RTU_RECEIVED)),
+	DUP(MRA_REP_RCVD, MRA, NONE),
+	X(MRA_REP_RCVD, REJ, TIMEWAIT, NONE, E(REJ_RECEIVED)),
+	X(MRA_REP_RCVD, REJ_STALE, TIMEWAIT, NONE, E(REJ_RECEIVED)),
+	X(MRA_REP_RCVD, DREQ, DREQ_RCVD, NONE, E(DREQ_RECEIVED)),
+	X(MRA_REP_RCVD, ESTABLISH, ESTABLISHED, NONE, E(USER_ESTABLISHED)),
+	X(MRA_REP_RCVD, SEND_REJ, TIMEWAIT, M(REJ), NONE),
+	X(MRA_REP_RCVD, TIMEOUT, IDLE, NONE, E(REP_ERROR)),
+	X(MRA_REP_RCVD, DESTROY, IDLE, M(REJ), NONE),
+
+	DUP(REP_RCVD, REP, NONE),
+	X(REP_RCVD, SEND_RTU, ESTABLISHED, M(RTU), NONE),
+	X(REP_RCVD, SEND_MRA, MRA_REP_SENT, M(MRA), NONE),
+	X(REP_RCVD, SEND_REJ, IDLE, M(REJ), NONE),
+	X(REP_RCVD, REJ, TIMEWAIT, NONE, E(REJ_RECEIVED)),
+	X(REP_RCVD, REJ_STALE, TIMEWAIT, NONE, E(REJ_RECEIVED)),
+	X(REP_RCVD, DESTROY, IDLE, M(REJ), NONE),
+
+	DUP(MRA_REP_SENT, REP, M(MRA)),
+	X(MRA_REP_SENT, SEND_RTU, ESTABLISHED, M(RTU), NONE),
+	X(MRA_REP_SENT, SEND_REJ, IDLE, M(REJ), NONE),
+	X(MRA_REP_SENT, REJ, TIMEWAIT, NONE, E(REJ_RECEIVED)),
+	X(MRA_REP_SENT, REJ_STALE, TIMEWAIT, NONE, E(REJ_RECEIVED)),
+	X(MRA_REP_SENT, DESTROY, IDLE, M(REJ), NONE),
+
+	DUP(ESTABLISHED, REP, M(RTU)),
+	DUP(ESTABLISHED, RTU, NONE),
+	X(ESTABLISHED, DREQ, DREQ_RCVD, NONE, E(DREQ_RECEIVED)),
+	X(ESTABLISHED, REJ, TIMEWAIT, NONE, E(REJ_RECEIVED)),
+	X(ESTABLISHED, REJ_STALE, TIMEWAIT, NONE, E(REJ_RECEIVED)),
+	X(ESTABLISHED, SEND_DREQ, DREQ_SENT, M(DREQ), NONE),
+	{ IB_CM_ESTABLISHED, CM_IN_ESTABLISH, IB_CM_ESTABLISHED, NONE, NONE,
+	  false, -EISCONN },
+	X(ESTABLISHED, DESTROY, IDLE, M(DREQ), NONE),
+
+	X(DREQ_SENT, DREP, TIMEWAIT, NONE, E(DREP_RECEIVED)),
+	X(DREQ_SENT, DREQ, DREQ_RCVD, NONE, E(DREQ_RECEIVED)),
+	X(DREQ_SENT, REJ, TIMEWAIT, NONE, E(REJ_RECEIVED)),
+	X(DREQ_SENT, REJ_STALE, TIMEWAIT, NONE, E(REJ_RECEIVED)),
+	X(DREQ_SENT, TIMEOUT, TIMEWAIT, NONE, E(DREQ_ERROR)),
+	X(DREQ_SENT, DESTROY, IDLE, NONE, NONE),
+
+	DUP(DREQ_RCVD, DREQ, NONE),
+	X(DREQ_RCVD, DREP, TIMEWAIT, NONE, E(DREP_RECEIVED)),
+	X(DREQ_RCVD, SEND_DREP, TIMEWAIT, M(DREP), NONE),
+	X(DREQ_RCVD, DESTROY, IDLE, M(DREP), NONE),
+
+	DUP(TIMEWAIT, REQ, M(REJ)),
+	DUP(TIMEWAIT, DREQ, M(DREP)),
+	X(TIMEWAIT, TIMEWAIT_EXIT, IDLE, NONE, E(TIMEWAIT_EXIT)),
+	X(TIMEWAIT, DESTROY, IDLE, NONE, NONE),
+
+	X(SIDR_REQ_SENT, SIDR_REP, IDLE, NONE, E(SIDR_REP_RECEIVED)),
+	X(SIDR_REQ_SENT, TIMEOUT, IDLE, NONE, E(SIDR_REQ_ERROR)),
+	X(SIDR_REQ_SENT, DESTROY, IDLE, NONE, NONE),
+
+	DUP(SIDR_REQ_RCVD, SIDR_REQ, NONE),
+	X(SIDR_REQ_RCVD, SEND_SIDR_REP, IDLE, M(SIDR_REP), NONE),
+	X(SIDR_REQ_RCVD, DESTROY, IDLE, M(SIDR_REP), NONE),
+};
+
+static const char *const state_names[CM_STATES] = {
+	"IDLE", "LISTEN", "REQ_SENT", "REQ_RCVD", "MRA_REQ_SENT",
+	"MRA_REQ_RCVD", "REP_SENT", "REP_RCVD", "MRA_REP_SENT",
+	"MRA_REP_RCVD", "ESTABLISHED", "DREQ_SENT", "DREQ_RCVD", "TIMEWAIT",
+	"SIDR_REQ_SENT", "SIDR_REQ_RCVD",
+};
+
+/* ---- The fake wire ------------------------------------------------------- */
+
+static struct {
+	int sent, last_kind, ret;
+	struct cm_out last;
+} wire;
+
+static int fake_send(struct cm_id_priv *priv, struct cm_out *out)
+{
+	if (wire.ret)
+		return wire.ret;
+	wire.sent++;
+	wire.last_kind = out->kind;
+	wire.last = *out;
+	return 0;
+}
+
+static int fake_reply(const struct cm_in *in, struct cm_out *out)
+{
+	return fake_send(NULL, out);
+}
+
+static void fake_cancel(struct cm_id_priv *priv)
+{
+}
+
+static int fake_extend(struct cm_id_priv *priv, unsigned int timeout_ms)
+{
+	return 0;
+}
+
+static int fake_av_from_path(struct cm_av *av, struct ib_device *device,
+			     struct sa_path_rec *path,
+			     const struct ib_gid_attr *sgid_attr)
+{
+	return 0;
+}
+
+static int fake_av_from_wc(struct cm_av *av, const struct cm_in *in)
+{
+	av->port = in->port;
+	return 0;
+}
+
+static const struct cm_wire_ops fake_wire = {
+	.send = fake_send, .reply = fake_reply, .cancel = fake_cancel,
+	.extend = fake_extend, .av_from_path = fake_av_from_path,
+	.av_from_wc = fake_av_from_wc,
+};
+
+/* ---- One id in a chosen state -------------------------------------------- */
+
+static struct ib_device fake_dev = { .node_guid = cpu_to_be64(0x1122334455667788ULL) };
+
+struct events {
+	int count;
+	int last;
+	struct ib_cm_id *new_id;
+};
+
+static int record_event(struct ib_cm_id *cm_id, const struct ib_cm_event *ev)
+{
+	struct events *e = cm_id->context;
+
+	if (e) {
+		e->count++;
+		e->last = ev->event;
+		if (ev->event == IB_CM_REQ_RECEIVED)
+			e->new_id = cm_id;
+	}
+	return 0;
+}
+
+static int cm_test_init(struct kunit *test)
+{
+	memset(&wire, 0, sizeof(wire));
+	cm_wire_set(&fake_wire);
+	return 0;
+}
+
+static void cm_test_exit(struct kunit *test)
+{
+	cm_wire_set(NULL);
+}
+
+static bool state_has_connection(enum ib_cm_state s)
+{
+	return s >= IB_CM_REQ_SENT && s <= IB_CM_DREQ_RCVD;
+}
+
+static struct cm_id_priv *id_in_state(struct kunit *test, enum ib_cm_state s,
+				      struct events *ev)
+{
+	struct cm_id_priv *priv = cm_id_alloc(&fake_dev, record_event, ev);
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(priv));
+	priv->id.state = s;
+	if (state_has_connection(s)) {
+		priv->tw = cm_timewait_alloc(priv, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, priv->tw);
+	}
+	return priv;
+}
+
+/* Unique comm IDs so connection lookups of one case never meet another's. */
+static u32 next_remote_id = 0x5000;
+
+/* The message or parameters that make @input acceptable to @state. */
+struct input_room {
+	union {
+		struct cm_msg_req req;
+		struct cm_msg_mra mra;
+		struct cm_msg_rej rej;
+		struct cm_msg_rep rep;
+		struct cm_msg_dreq dreq;
+		struct cm_msg_sidr_req sidr_req;
+		struct cm_msg_sidr_rep sidr_rep;
+		struct ib_cm_rep_param rep_param;
+		struct ib_cm_sidr_rep_param sidr_rep_param;
+		__be64 service_id;
+	} u;
+	struct cm_req_prep prep;
+	struct ib_cm_req_param req_param;
+	struct ib_cm_sidr_req_param sidr_req_param;
+	struct sa_path_rec path;
+};
+
+static void input_make(struct cm_id_priv *priv, struct cm_in *in,
+		       struct input_room *r)
+{
+	enum ib_cm_state s = priv->id.state;
+
+	in->msg = &r->u;
+	switch (in->input) {
+	case CM_IN_MRA:
+		r->u.mra.message_mraed = (s == IB_CM_REQ_SENT ||
+					  s == IB_CM_MRA_REQ_RCVD) ? 0 : 1;
+		break;
+	case CM_IN_REJ_STALE:
+		r->u.rej.reason = IB_CM_REJ_STALE_CONN;
+		break;
+	case CM_IN_REJ:
+		r->u.rej.reason = IB_CM_REJ_CONSUMER_DEFINED;
+		break;
+	case CM_IN_REP:
+		r->u.rep.local_comm_id = next_remote_id++;
+		r->u.rep.local_qpn = next_remote_id;
+		r->u.rep.local_ca_guid = 0xabcdef;
+		break;
+	case CM_IN_LISTEN:
+		r->u.service_id = IB_CM_ASSIGN_SERVICE_ID;
+		break;
+	case CM_IN_SEND_REQ:
+		r->req_param.primary_path = &r->path;
+		r->req_param.qp_type = IB_QPT_RC;
+		r->prep.param = &r->req_param;
+		r->prep.tw = cm_timewait_alloc(priv, GFP_KERNEL);
+		in->msg = &r->prep;
+		break;
+	case CM_IN_SEND_SIDR_REQ:
+		r->sidr_req_param.path = &r->path;
+		r->prep.param = &r->sidr_req_param;
+		in->msg = &r->prep;
+		break;
+	default:
+		break;
+	}
+}
+
+static const struct cm_expect *expect_of(enum ib_cm_state s,
+					 enum cm_input i)
+{
+	unsigned int k;
+
+	for (k = 0; k < ARRAY_SIZE(cm_expects); k++)
+		if (cm_expects[k].state == s && cm_expects[k].input == i)
+			return &cm_expects[k];
+	return NULL;
+}
+
+/* ---- The table, cell by cell --------------------------------------------- */
+
+static const void *cell_gen(const void *prev, char *desc)
+{
+	static unsigned int cells[CM_STATES * CM_INPUTS];
+	unsigned int n = prev ? *(const unsigned int *)prev + 1 : 0;
+
+	if (n >= ARRAY_SIZE(cells))
+		return NULL;
+	cells[n] = n;
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s x %s",
+		 state_names[n / CM_INPUTS], cm_input_name(n % CM_INPUTS));
+	return &cells[n];
+}
+
+static void cm_table_cell_test(struct kunit *test)
+{
+	unsigned int n = *(const unsigned int *)test->param_value;
+	enum ib_cm_state s = n / CM_INPUTS;
+	enum cm_input i = n % CM_INPUTS;
+	const struct cm_expect *x = expect_of(s, i);
+	long dups = atomic_long_read(&cm_counters.drop[CM_DROP_DUPLICATE]);
+	long drops = atomic_long_read(&cm_counters.drop[CM_DROP_STATE]);
+	struct events ev = { .last = NONE };
+	struct cm_in in = { .input = i };
+	struct input_room *r;
+	struct cm_id_priv *priv;
+	int ret;
+
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	priv = id_in_state(test, s, &ev);
+	input_make(priv, &in, r);
+	ret = cm_table_feed(priv, &in);
+	flush_work(&priv->event_work);
+
+	if (x) {
+		KUNIT_EXPECT_EQ(test, ret, x->ret);
+		KUNIT_EXPECT_EQ(test, priv->id.state, (enum ib_cm_state)x->next);
+		KUNIT_EXPECT_EQ(test, wire.sent, x->sent == NONE ? 0 : 1);
+		if (x->sent != NONE)
+			KUNIT_EXPECT_EQ(test, wire.last_kind, (int)x->sent);
+		KUNIT_EXPECT_EQ(test, ev.count, x->event == NONE ? 0 : 1);
+		KUNIT_EXPECT_EQ(test, ev.last, (int)x->event);
+		KUNIT_EXPECT_EQ(test, atomic_long_read(&cm_counters.drop[CM_DROP_DUPLICATE]) - dups,
+				x->dup ? 1L : 0L);
+	} else {
+		KUNIT_EXPECT_EQ(test, ret, -EINVAL);
+		KUNIT_EXPECT_EQ(test, priv->id.state, s);
+		KUNIT_EXPECT_EQ(test, wire.sent, 0);
+		KUNIT_EXPECT_EQ(test, ev.count, 0);
+		KUNIT_EXPECT_EQ(test, atomic_long_read(&cm_counters.drop[CM_DROP_STATE]) - drops,
+				i <= CM_IN_REJ_STALE ? 1L : 0L);
+	}
+	kfree(r->prep.tw);
+	cm_av_destroy(&r->prep.av);
+	cm_id_destroy(priv, 0);
+}
+
+/* Every cell the table fills is one the expectations list, and back. */
+static void cm_table_shape_test(struct kunit *test)
+{
+	unsigned int s, i, filled = 0;
+
+	for (s = 0; s < CM_STATES; s++)
+		for (i = 0; i < CM_INPUTS; i++) {
+			bool has = cm_table_cell(s, i)->fn;
+
+			KUNIT_EXPECT_EQ_MSG(test, has, expect_of(s, i) != NULL,
+					    "%s x %s", state_names[s],
+					    cm_input_name(i));
+			filled += has;
+		}
+	KUNIT_EXPECT_EQ(test, filled, (unsigned int)ARRAY_SIZE(cm_expects));
+}
+
+/* A handler's failure to send leaves the state alone. */
+static void cm_table_send_fails_test(struct kunit *test)
+{
+	struct events ev = { .last = NONE };
+	struct cm_id_priv *priv = id_in_state(test, IB_CM_REP_RCVD, &ev);
+	struct cm_in in = { .input = CM_IN_SEND_RTU };
+
+	wire.ret = -ENOMEM;
+	KUNIT_EXPECT_EQ(test, cm_table_feed(priv, &in), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, priv->id.state, IB_CM_REP_RCVD);
+	wire.ret = 0;
+	cm_id_destroy(priv, 0);
+}
+
+/* An MRA sent with IB_CM_MRA_FLAG_DELAY goes out only for a duplicate REQ. */
+static void cm_table_mra_delay_test(struct kunit *test)
+{
+	struct events ev = { .last = NONE };
+	struct cm_id_priv *priv = id_in_state(test, IB_CM_REQ_RCVD, &ev);
+	struct cm_in mra = { .input = CM_IN_SEND_MRA,
+			     .arg = 24 | IB_CM_MRA_FLAG_DELAY };
+	struct cm_msg_req req = {};
+	struct cm_in dup = { .input = CM_IN_REQ, .msg = &req };
+
+	KUNIT_EXPECT_EQ(test, cm_table_feed(priv, &mra), 0);
+	KUNIT_EXPECT_EQ(test, priv->id.state, IB_CM_MRA_REQ_SENT);
+	KUNIT_EXPECT_EQ(test, wire.sent, 0);
+	KUNIT_EXPECT_EQ(test, cm_table_feed(priv, &dup), 0);
+	KUNIT_EXPECT_EQ(test, wire.sent, 1);
+	KUNIT_EXPECT_EQ(test, wire.last.msg.mra.service_timeout, 24);
+	KUNIT_EXPECT_EQ(test, wire.last.msg.mra.message_mraed, 0);
+	cm_id_destroy(priv, 0);
+}
+
+/* Destroying a REQ_RCVD id for lack of memory sends no REJ. */
+static void cm_table_destroy_enomem_test(struct kunit *test)
+{
+	struct cm_id_priv *priv = id_in_state(test, IB_CM_REQ_RCVD, NULL);
+
+	cm_id_destroy(priv, -ENOMEM);
+	KUNIT_EXPECT_EQ(test, wire.sent, 0);
+}
+
+/* ---- Timer arithmetic ---------------------------------------------------- */
+
+/* 4.096 us * 2^x as a power-of-two number of ms, at least 1. */
+static void cm_convert_to_ms_test(struct kunit *test)
+{
+	unsigned int x;
+
+	for (x = 0; x < 32; x++) {
+		u64 ns = 4096ULL << x;
+		unsigned int want = ns < 2000000 ? 1 : 1U << (x - 8);
+
+		KUNIT_EXPECT_EQ_MSG(test, cm_convert_to_ms(x), want, "x=%u", x);
+	}
+	KUNIT_EXPECT_EQ(test, cm_convert_to_ms(20), 4096U);
+	KUNIT_EXPECT_EQ(test, cm_convert_to_ms(18), 1024U);
+	/* The inbox REQ retry: 2 * 2^(18-8) + 2^(20-8) ms. */
+	KUNIT_EXPECT_EQ(test, 2 * cm_convert_to_ms(18) + cm_convert_to_ms(20),
+			6144U);
+}
+
+static void cm_ack_timeout_test(struct kunit *test)
+{
+	unsigned int plt;
+
+	/* rxe: CA ACK delay 15, RoCE packet lifetime 18 -> QP timeout 19. */
+	KUNIT_EXPECT_EQ(test, cm_ack_timeout(15, 18), 19);
+	KUNIT_EXPECT_EQ(test, cm_ack_timeout(0, 0), 2);
+	KUNIT_EXPECT_EQ(test, cm_ack_timeout(20, 0), 20);
+	KUNIT_EXPECT_EQ(test, cm_ack_timeout(20, 18), 20);
+	KUNIT_EXPECT_EQ(test, cm_ack_timeout(20, 19), 21);
+	KUNIT_EXPECT_EQ(test, cm_ack_timeout(31, 31), 31);
+	/* Never below either term, never above 31, for every lifetime. */
+	for (plt = 0; plt < 32; plt++) {
+		u8 t = cm_ack_timeout(15, plt);
+
+		KUNIT_EXPECT_GE(test, t, (u8)min(plt + 1, 31U));
+		KUNIT_EXPECT_GE(test, t, 15);
+		KUNIT_EXPECT_LE(test, t, 31);
+		KUNIT_EXPECT_LE(test, t, (u8)max(plt + 2, 16U));
+	}
+}
+
+/* ---- Malformed and unroutable MADs --------------------------------------- */
+
+static struct cm_device *fake_cm_dev;
+static struct cm_port fake_port;
+
+static struct ib_mad_recv_wc *rwc_make(struct kunit *test, u8 class,
+				       u8 version, u8 method, u16 attr)
+{
+	struct ib_mad_recv_wc *rwc = kunit_kzalloc(test, sizeof(*rwc),
+						   GFP_KERNEL);
+	struct ib_mad *mad = kunit_kzalloc(test, sizeof(*mad), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, rwc);
+	KUNIT_ASSERT_NOT_NULL(test, mad);
+	mad->mad_hdr.base_version = IB_MGMT_BASE_VERSION;
+	mad->mad_hdr.mgmt_class = class;
+	mad->mad_hdr.class_version = version;
+	mad->mad_hdr.method = method;
+	mad->mad_hdr.attr_id = cpu_to_be16(attr);
+	rwc->recv_buf.mad = mad;
+	rwc->mad_len = sizeof(*mad);
+	return rwc;
+}
+
+static struct ib_mad_recv_wc *cm_mad(struct kunit *test, enum cm_msg_kind k,
+				     const void *msg)
+{
+	struct ib_mad_recv_wc *rwc = rwc_make(test, IB_MGMT_CLASS_CM, 2,
+					      IB_MGMT_METHOD_SEND, 0);
+
+	cm_msg_hdr_init(&rwc->recv_buf.mad->mad_hdr, k, cpu_to_be64(7));
+	cm_msg_encode(k, msg, rwc->recv_buf.mad);
+	return rwc;
+}
+
+static void cm_recv_check_test(struct kunit *test)
+{
+	struct ib_mad_recv_wc *rwc;
+
+	KUNIT_EXPECT_LT(test, cm_recv_check(NULL), 0);
+	rwc = rwc_make(test, IB_MGMT_CLASS_CM, 2, IB_MGMT_METHOD_SEND, 0x10);
+	KUNIT_EXPECT_EQ(test, cm_recv_check(rwc), (int)CM_MSG_REQ);
+	rwc->mad_len = 100;
+	KUNIT_EXPECT_LT(test, cm_recv_check(rwc), 0);
+	rwc = rwc_make(test, IB_MGMT_CLASS_SUBN_ADM, 2, IB_MGMT_METHOD_SEND, 0x10);
+	KUNIT_EXPECT_LT(test, cm_recv_check(rwc), 0);
+	rwc = rwc_make(test, IB_MGMT_CLASS_CM, 1, IB_MGMT_METHOD_SEND, 0x10);
+	KUNIT_EXPECT_LT(test, cm_recv_check(rwc), 0);
+	rwc = rwc_make(test, IB_MGMT_CLASS_CM, 2, IB_MGMT_METHOD_GET, 0x10);
+	KUNIT_EXPECT_LT(test, cm_recv_check(rwc), 0);
+	rwc = rwc_make(test, IB_MGMT_CLASS_CM, 2, IB_MGMT_METHOD_SEND, 0x0f);
+	KUNIT_EXPECT_LT(test, cm_recv_check(rwc), 0);
+	rwc = rwc_make(test, IB_MGMT_CLASS_CM, 2, IB_MGMT_METHOD_SEND, 0x1b);
+	KUNIT_EXPECT_LT(test, cm_recv_check(rwc), 0);
+	rwc = rwc_make(test, IB_MGMT_CLASS_CM, 2, IB_MGMT_METHOD_SEND, 0x1a);
+	KUNIT_EXPECT_EQ(test, cm_recv_check(rwc), (int)CM_MSG_APR);
+}
+
+static int recv_test_init(struct kunit *test)
+{
+	fake_cm_dev = kunit_kzalloc(test, sizeof(*fake_cm_dev), GFP_KERNEL);
+	if (!fake_cm_dev)
+		return -ENOMEM;
+	fake_cm_dev->device = &fake_dev;
+	fake_port.dev = fake_cm_dev;
+	fake_port.port_num = 1;
+	return cm_test_init(test);
+}
+
+static void cm_recv_malformed_test(struct kunit *test)
+{
+	long before = atomic_long_read(&cm_counters.drop[CM_DROP_MALFORMED]);
+	struct ib_mad_recv_wc *rwc;
+	struct cm_msg_req req = { .transport_type = 2 };
+
+	rwc = rwc_make(test, IB_MGMT_CLASS_CM, 2, IB_MGMT_METHOD_SEND, 0x30);
+	KUNIT_EXPECT_EQ(test, cm_recv_mad(&fake_port, rwc), -EINVAL);
+	rwc->mad_len = 10;
+	KUNIT_EXPECT_EQ(test, cm_recv_mad(&fake_port, rwc), -EINVAL);
+	/* A REQ of a transport type IBA does not define. */
+	KUNIT_EXPECT_EQ(test, cm_recv_mad(&fake_port, cm_mad(test, CM_MSG_REQ, &req)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&cm_counters.drop[CM_DROP_MALFORMED]) - before,
+			3L);
+	KUNIT_EXPECT_EQ(test, wire.sent, 0);
+}
+
+/* Messages for comm IDs nobody has: dropped; a DREQ still gets its DREP. */
+static void cm_recv_unknown_id_test(struct kunit *test)
+{
+	long before = atomic_long_read(&cm_counters.drop[CM_DROP_NO_ID]);
+	struct cm_msg_rtu rtu = { .local_comm_id = 1, .remote_comm_id = 0xdead };
+	struct cm_msg_dreq dreq = { .local_comm_id = 2, .remote_comm_id = 0xbeef };
+	struct cm_msg_rep rep = { .local_comm_id = 3, .remote_comm_id = 0xfeed };
+
+	KUNIT_EXPECT_EQ(test, cm_recv_mad(&fake_port, cm_mad(test, CM_MSG_RTU, &rtu)),
+			-ENOENT);
+	KUNIT_EXPECT_EQ(test, cm_recv_mad(&fake_port, cm_mad(test, CM_MSG_REP, &rep)),
+			-ENOENT);
+	KUNIT_EXPECT_EQ(test, wire.sent, 0);
+	KUNIT_EXPECT_EQ(test, cm_recv_mad(&fake_port, cm_mad(test, CM_MSG_DREQ, &dreq)),
+			-ENOENT);
+	KUNIT_EXPECT_EQ(test, wire.sent, 1);
+	KUNIT_EXPECT_EQ(test, wire.last_kind, (int)CM_MSG_DREP);
+	KUNIT_EXPECT_EQ(test, wire.last.msg.drep.local_comm_id, 0xbeefU);
+	KUNIT_EXPECT_EQ(test, wire.last.msg.drep.remote_comm_id, 2U);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&cm_counters.drop[CM_DROP_NO_ID]) - before,
+			3L);
+}
+
+/* A REQ nobody listens for is rejected "invalid service ID". */
+static void cm_recv_no_listener_test(struct kunit *test)
+{
+	struct cm_msg_req req = { .local_comm_id = 9, .service_id = 0x1234 };
+
+	KUNIT_EXPECT_EQ(test, cm_recv_mad(&fake_port, cm_mad(test, CM_MSG_REQ, &req)),
+			-ENOENT);
+	KUNIT_EXPECT_EQ(test, wire.last_kind, (int)CM_MSG_REJ);
+	KUNIT_EXPECT_EQ(test, wire.last.msg.rej.reason,
+			(u16)IB_CM_REJ_INVALID_SERVICE_ID);
+	KUNIT_EXPECT_EQ(test, wire.last.msg.rej.remote_comm_id, 9U);
+}
+
+/*
+ * A listener, a REQ: a new id in REQ_RCVD reported to the listener's
+ * handler. The same REQ again is a duplicate; a REQ from the same remote
+ * QP under another comm ID is stale.
+ */
+static void cm_recv_listen_req_test(struct kunit *test)
+{
+	struct events ev = { .last = NONE };
+	long dups = atomic_long_read(&cm_counters.rx_dup[CM_MSG_REQ]);
+	struct cm_msg_req req = { .local_comm_id = 0x77, .service_id = 0x4242,
+				  .local_qpn = 0x99, .local_ca_guid = 0x55 };
+	struct ib_cm_id *listen;
+
+	listen = ib_create_cm_id(&fake_dev, record_event, &ev);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(listen));
+	KUNIT_ASSERT_EQ(test, ib_cm_listen(listen, cpu_to_be64(0x4242)), 0);
+	KUNIT_EXPECT_EQ(test, ib_cm_listen(listen, cpu_to_be64(0x4242)), -EINVAL);
+
+	KUNIT_EXPECT_EQ(test, cm_recv_mad(&fake_port, cm_mad(test, CM_MSG_REQ, &req)), 0);
+	flush_workqueue(cm.wq);
+	KUNIT_EXPECT_EQ(test, ev.count, 1);
+	KUNIT_EXPECT_EQ(test, ev.last, (int)IB_CM_REQ_RECEIVED);
+	KUNIT_ASSERT_NOT_NULL(test, ev.new_id);
+	KUNIT_EXPECT_EQ(test, ev.new_id->state, IB_CM_REQ_RCVD);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(ev.new_id->remote_id), 0x77U);
+
+	KUNIT_EXPECT_EQ(test, cm_recv_mad(&fake_port, cm_mad(test, CM_MSG_REQ, &req)), 0);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&cm_counters.rx_dup[CM_MSG_REQ]) - dups, 1L);
+
+	req.local_comm_id = 0x78;
+	KUNIT_EXPECT_NE(test, cm_recv_mad(&fake_port, cm_mad(test, CM_MSG_REQ, &req)), 0);
+	KUNIT_EXPECT_EQ(test, wire.last_kind, (int)CM_MSG_REJ);
+	KUNIT_EXPECT_EQ(test, wire.last.msg.rej.reason, (u16)IB_CM_REJ_STALE_CONN);
+
+	wire.sent = 0;
+	ib_destroy_cm_id(ev.new_id);
+	KUNIT_EXPECT_EQ(test, wire.sent, 1);	/* REJ, consumer defined */
+	KUNIT_EXPECT_EQ(test, wire.last.msg.rej.reason,
+			(u16)IB_CM_REJ_CONSUMER_DEFINED);
+	ib_destroy_cm_id(listen);
+}
+
+static struct kunit_case cm_table_cases[] = {
+	KUNIT_CASE(cm_table_shape_test),
+	KUNIT_CASE_PARAM(cm_table_cell_test, cell_gen),
+	KUNIT_CASE(cm_table_send_fails_test),
+	KUNIT_CASE(cm_table_mra_delay_test),
+	KUNIT_CASE(cm_table_destroy_enomem_test),
+	KUNIT_CASE(cm_convert_to_ms_test),
+	KUNIT_CASE(cm_ack_timeout_test),
+	{}
+};
+
+static struct kunit_suite cm_table_suite = {
+	.name = "ib_cm_table",
+	.init = cm_test_init,
+	.exit = cm_test_exit,
+	.test_cases = cm_table_cases,
+};
+
+static struct kunit_case cm_recv_cases[] = {
+	KUNIT_CASE(cm_recv_check_test),
+	KUNIT_CASE(cm_recv_malformed_test),
+	KUNIT_CASE(cm_recv_unknown_id_test),
+	KUNIT_CASE(cm_recv_no_listener_test),
+	KUNIT_CASE(cm_recv_listen_req_test),
+	{}
+};
+
+static struct kunit_suite cm_recv_suite = {
+	.name = "ib_cm_recv",
+	.init = recv_test_init,
+	.exit = cm_test_exit,
+	.test_cases = cm_recv_cases,
+};
+
+kunit_test_suites(&cm_table_suite, &cm_recv_suite);
+
+MODULE_DESCRIPTION("KUnit tests of the IB CM state table");
+MODULE_LICENSE("GPL");
