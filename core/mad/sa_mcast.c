@@ -978,7 +978,9 @@ static int sa_mcast_add(struct ib_device *device)
 		port->groups = RB_ROOT;
 		refcount_set(&port->refs, 1);
 		init_completion(&port->released);
-		port->active = rdma_cap_ib_mcast(device, port->port_num);
+		/* joins are MADs: a port without them has no groups */
+		port->active = rdma_cap_ib_mcast(device, port->port_num) &&
+			       rdma_cap_ib_mad(device, port->port_num);
 		active += port->active;
 	}
 	if (!active) {

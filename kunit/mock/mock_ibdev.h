@@ -267,6 +267,7 @@ void mock_ibdev_destroy(struct mock_ibdev *mdev);
 
 /* The verbs (kunit/mock/mock_verbs.c): see the kernel-doc there. */
 extern const struct ib_device_ops mock_verbs_ops;
+extern const struct ib_device_ops mock_ah_ops;
 extern const struct ib_device_ops mock_verbs_drain_ops;
 bool mock_ibdev_cq_push(struct ib_cq *cq, const struct ib_wc *wc);
 int mock_ibdev_cq_pending(struct ib_cq *cq);

@@ -1104,16 +1104,25 @@ const struct ib_device_ops mock_verbs_ops = {
 	.advise_mr		= mock_mr_advise,
 	.create_wq		= mock_wq_create,
 	.destroy_wq		= mock_wq_destroy,
-	.create_ah		= mock_ah_create,
-	.destroy_ah		= mock_ah_destroy,
 	INIT_RDMA_OBJ_SIZE(ib_pd, mock_pd, ibpd),
 	INIT_RDMA_OBJ_SIZE(ib_xrcd, mock_xrcd, ibxrcd),
 	INIT_RDMA_OBJ_SIZE(ib_cq, mock_cq, ibcq),
 	INIT_RDMA_OBJ_SIZE(ib_qp, mock_qp, ibqp),
-	INIT_RDMA_OBJ_SIZE(ib_ah, mock_ah, ibah),
 	INIT_RDMA_OBJ_SIZE(ib_srq, mock_srq, ibsrq),
 };
 EXPORT_SYMBOL_GPL(mock_verbs_ops);
+
+/*
+ * Address handles, for cfg.mad (the MAD layer answers and the SA client
+ * reach the SM through them). Without cfg.mad a suite may bring its own
+ * create_ah/destroy_ah (the first ops set win).
+ */
+const struct ib_device_ops mock_ah_ops = {
+	.create_ah		= mock_ah_create,
+	.destroy_ah		= mock_ah_destroy,
+	INIT_RDMA_OBJ_SIZE(ib_ah, mock_ah, ibah),
+};
+EXPORT_SYMBOL_GPL(mock_ah_ops);
 
 /* A driver's own drain, for cfg.driver_drain. */
 const struct ib_device_ops mock_verbs_drain_ops = {
