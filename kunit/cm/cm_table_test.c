@@ -480,7 +480,9 @@ static void cm_ack_timeout_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cm_ack_timeout(15, 18), 19);
 	KUNIT_EXPECT_EQ(test, cm_ack_timeout(0, 0), 2);
 	KUNIT_EXPECT_EQ(test, cm_ack_timeout(20, 0), 20);
-	KUNIT_EXPECT_EQ(test, cm_ack_timeout(20, 18), 20);
+	/* 2^20 + 2 * 2^18: the round trip (19) is one below the delay: 21 */
+	KUNIT_EXPECT_EQ(test, cm_ack_timeout(20, 18), 21);
+	KUNIT_EXPECT_EQ(test, cm_ack_timeout(20, 17), 20);
 	KUNIT_EXPECT_EQ(test, cm_ack_timeout(20, 19), 21);
 	KUNIT_EXPECT_EQ(test, cm_ack_timeout(31, 31), 31);
 	/* Never below either term, never above 31, for every lifetime. */
