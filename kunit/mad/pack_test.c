@@ -6,6 +6,8 @@
 #include <linux/stddef.h>
 #include <rdma/ib_pack.h>
 
+#include "kunit/mad/expect_bytes.h"
+
 /* A structure with one member of each kind the field tables use. */
 struct pack_sample {
 	u8	hi_nibble;
@@ -54,18 +56,6 @@ static const u8 pack_wire[40] = {
 	0xa8, 0xa9, 0xaa, 0xab, 0xac, 0xad, 0xae, 0xaf,
 	0xff, 0xff, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66,
 };
-
-/* Byte-wise comparison that names the first byte that differs. */
-#define EXPECT_BYTES(test, got, want, len) do {				\
-	const u8 *g_ = (const void *)(got), *w_ = (const void *)(want);	\
-	size_t i_ = 0;							\
-									\
-	while (i_ < (len) && g_[i_] == w_[i_])				\
-		i_++;							\
-	KUNIT_EXPECT_EQ_MSG(test, i_, (size_t)(len),			\
-			    "byte %zu is 0x%02x, expected 0x%02x", i_,	\
-			    i_ < (len) ? g_[i_] : 0, i_ < (len) ? w_[i_] : 0); \
-} while (0)
 
 static void pack_sample_values(struct pack_sample *s)
 {

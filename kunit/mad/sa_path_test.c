@@ -22,6 +22,7 @@
 #include "core/device/cache_gid.h"
 #include "core/device/device.h"
 #include "kunit/mock/mock_ibdev.h"
+#include "kunit/mad/expect_bytes.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
@@ -29,18 +30,6 @@ MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 #define ROCE_PORT	2
 #define IB_LMC		2
 #define PR_BYTES	64
-
-/* Byte-wise comparison that names the first byte that differs. */
-#define EXPECT_BYTES(test, got, want, len) do {				\
-	const u8 *g_ = (const void *)(got), *w_ = (const void *)(want);	\
-	size_t i_ = 0;							\
-									\
-	while (i_ < (len) && g_[i_] == w_[i_])				\
-		i_++;							\
-	KUNIT_EXPECT_EQ_MSG(test, i_, (size_t)(len),			\
-			    "byte %zu is 0x%02x, expected 0x%02x", i_,	\
-			    i_ < (len) ? g_[i_] : 0, i_ < (len) ? w_[i_] : 0); \
-} while (0)
 
 /* ---- Packing ------------------------------------------------------------- */
 
