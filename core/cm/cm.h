@@ -31,7 +31,8 @@
  * xarray, remote comm IDs and remote QPNs of connections, listeners by
  * service ID and mask, SIDR requests in progress. Whatever has no id to
  * go to, or arrives in a state that does not take it, is dropped and
- * counted (cm_counters).
+ * counted (cm_drops). Each port counts the messages it sent and received,
+ * by kind (cm_counters.c).
  *
  * The owner's handler gets its events from the id's work item on the CM
  * workqueue (cm_event.c), one at a time and in order; a non-zero return
@@ -70,7 +71,7 @@ enum cm_input {
 /* The state a cell leaves alone. */
 #define CM_SAME		0xff
 
-/* ---- Counters ------------------------------------------------------------ */
+/* ---- Counters (cm_counters.c) -------------------------------------------- */
 
 enum cm_drop_reason {
 	CM_DROP_MALFORMED,	/* too short, bad header, unknown attribute */
@@ -82,17 +83,24 @@ enum cm_drop_reason {
 };
 
 /*
- * What ib_cm counted since it was loaded, over all ports (per-port sysfs
- * counters as in 6.1 are still to come).
+ * Messages ib_cm dropped since it was loaded, over all ports, by reason:
+ * diagnostics of our own (6.1 has no such counters), read by KUnit.
  */
-struct cm_counters {
-	atomic_long_t rx[CM_MSG_KINDS];
-	atomic_long_t rx_dup[CM_MSG_KINDS];
-	atomic_long_t tx[CM_MSG_KINDS];
-	atomic_long_t drop[CM_DROP_REASONS];
+extern atomic_long_t cm_drops[CM_DROP_REASONS];
+
+/* What each port counts, per message kind (6.1's counter groups). */
+enum cm_count_group {
+	CM_COUNT_TX,		/* cm_tx_msgs: transmissions, resends included */
+	CM_COUNT_TX_RETRIES,	/* cm_tx_retries: the resends among them */
+	CM_COUNT_RX,		/* cm_rx_msgs: received and taken in */
+	CM_COUNT_RX_DUP,	/* cm_rx_duplicates: received again */
+	CM_COUNT_GROUPS,
 };
 
-extern struct cm_counters cm_counters;
+struct cm_port;
+
+void cm_counters_add_send(struct cm_port *port,
+			  const struct ib_mad_send_buf *buf);
 
 /* ---- Devices and ports (cm_device.c) ------------------------------------- */
 
@@ -101,11 +109,14 @@ extern struct cm_counters cm_counters;
  * @dev: the device it belongs to
  * @port_num: its number
  * @agent: the CM class agent on its QP1
+ * @counts: messages sent and received on it, by enum cm_count_group and
+ *	    enum cm_msg_kind; atomic, no lock (read by the sysfs files)
  */
 struct cm_port {
 	struct cm_device	*dev;
 	u32			port_num;
 	struct ib_mad_agent	*agent;
+	atomic_long_t		counts[CM_COUNT_GROUPS][CM_MSG_KINDS];
 };
 
 /**
@@ -406,9 +417,11 @@ void cm_wire_set(const struct cm_wire_ops *ops);
 void cm_wire_send_handler(struct ib_mad_agent *agent,
 			  struct ib_mad_send_wc *wc);
 
-/* Send @out to @priv's peer, counting it. */
+/*
+ * Send @out to @priv's peer; answer the message of @in. Each message is
+ * counted on its port when the MAD layer is done with it.
+ */
 int cm_send(struct cm_id_priv *priv, struct cm_out *out);
-/* Answer the message of @in, counting it. */
 int cm_reply(const struct cm_in *in, struct cm_out *out);
 /* Stop retrying @priv->msg (a no-op without one). */
 void cm_cancel(struct cm_id_priv *priv);

@@ -27,7 +27,7 @@ union cm_msg_any {
 static void cm_recv_drop(enum cm_drop_reason reason, const struct cm_in *in,
 			 const char *why)
 {
-	atomic_long_inc(&cm_counters.drop[reason]);
+	atomic_long_inc(&cm_drops[reason]);
 	pr_debug("%s dropped: %s\n", cm_input_name(in->input), why);
 }
 
@@ -132,7 +132,8 @@ static void cm_recv_dreq_unknown(const struct cm_in *in)
 	const struct cm_msg_dreq *dreq = in->msg;
 	struct cm_out out = { .kind = CM_MSG_DREP, .tid = in->tid };
 
-	atomic_long_inc(&cm_counters.rx_dup[CM_MSG_DREQ]);
+	/* 6.1 counts it as a duplicate: the peer missed our DREP. */
+	atomic_long_inc(&in->port->counts[CM_COUNT_RX_DUP][CM_MSG_DREQ]);
 	out.msg.drep.local_comm_id = dreq->remote_comm_id;
 	out.msg.drep.remote_comm_id = dreq->local_comm_id;
 	cm_reply(in, &out);
@@ -331,11 +332,11 @@ int cm_recv_mad(struct cm_port *port, const struct ib_mad_recv_wc *rwc)
 	int ret;
 
 	if (kind < 0) {
-		atomic_long_inc(&cm_counters.drop[CM_DROP_MALFORMED]);
+		atomic_long_inc(&cm_drops[CM_DROP_MALFORMED]);
 		pr_debug_ratelimited("malformed CM MAD dropped\n");
 		return -EINVAL;
 	}
-	atomic_long_inc(&cm_counters.rx[kind]);
+	atomic_long_inc(&port->counts[CM_COUNT_RX][kind]);
 	msg = kmalloc(sizeof(*msg), GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;

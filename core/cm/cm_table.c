@@ -205,7 +205,7 @@ static bool cm_input_is_message(enum cm_input input)
 static int cm_table_refuse(struct cm_id_priv *priv, const struct cm_in *in)
 {
 	if (cm_input_is_message(in->input))
-		atomic_long_inc(&cm_counters.drop[CM_DROP_STATE]);
+		atomic_long_inc(&cm_drops[CM_DROP_STATE]);
 	pr_debug("cm_id %08x: %s not taken in state %d\n",
 		 be32_to_cpu(priv->id.local_id), cm_input_name(in->input),
 		 priv->id.state);
@@ -235,7 +235,7 @@ int cm_table_run(struct cm_id_priv *priv, const struct cm_in *in)
 		return cm_table_refuse(priv, in);
 	ret = cell->fn(priv, in);
 	if (ret && cm_input_is_message(in->input))
-		atomic_long_inc(&cm_counters.drop[CM_DROP_REFUSED]);
+		atomic_long_inc(&cm_drops[CM_DROP_REFUSED]);
 	if (ret || cell->next == CM_SAME)
 		return ret;
 	if (cell->next == IB_CM_TIMEWAIT)

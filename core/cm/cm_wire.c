@@ -6,9 +6,6 @@
 
 #include "cm/cm.h"
 
-struct cm_counters cm_counters;
-EXPORT_SYMBOL_IF_KUNIT(cm_counters);
-
 /* ---- Address vectors ----------------------------------------------------- */
 
 void cm_av_move(struct cm_av *to, struct cm_av *from)
@@ -186,8 +183,9 @@ static int cm_wire_extend(struct cm_id_priv *priv, unsigned int timeout_ms)
 }
 
 /*
- * The CM agent's send handler: a message is done. One that ran out of
- * retries while still the message its id waits on is the id's timeout.
+ * The CM agent's send handler: a message is done, and counted on the
+ * agent's port. One that ran out of retries while still the message its
+ * id waits on is the id's timeout.
  */
 void cm_wire_send_handler(struct ib_mad_agent *agent,
 			  struct ib_mad_send_wc *wc)
@@ -197,6 +195,7 @@ void cm_wire_send_handler(struct ib_mad_agent *agent,
 	struct cm_in in = { .input = CM_IN_TIMEOUT, .send_buf = buf };
 	unsigned long flags;
 
+	cm_counters_add_send(agent->context, buf);
 	if (priv) {
 		spin_lock_irqsave(&priv->lock, flags);
 		if (priv->msg == buf) {
@@ -233,22 +232,13 @@ EXPORT_SYMBOL_IF_KUNIT(cm_wire_set);
 
 int cm_send(struct cm_id_priv *priv, struct cm_out *out)
 {
-	int ret;
-
 	lockdep_assert_held(&priv->lock);
-	ret = cm_wire->send(priv, out);
-	if (!ret)
-		atomic_long_inc(&cm_counters.tx[out->kind]);
-	return ret;
+	return cm_wire->send(priv, out);
 }
 
 int cm_reply(const struct cm_in *in, struct cm_out *out)
 {
-	int ret = cm_wire->reply(in, out);
-
-	if (!ret)
-		atomic_long_inc(&cm_counters.tx[out->kind]);
-	return ret;
+	return cm_wire->reply(in, out);
 }
 
 void cm_cancel(struct cm_id_priv *priv)

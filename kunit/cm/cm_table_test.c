@@ -207,6 +207,18 @@ static const struct cm_wire_ops fake_wire = {
 
 static struct ib_device fake_dev = { .node_guid = cpu_to_be64(0x1122334455667788ULL) };
 
+/* The port messages arrive on; its counters start at zero in every case. */
+static struct cm_device *fake_cm_dev;
+static struct cm_port fake_port;
+
+static void expect_count(struct kunit *test, enum cm_count_group group,
+			 enum cm_msg_kind kind, long want)
+{
+	KUNIT_EXPECT_EQ_MSG(test, atomic_long_read(&fake_port.counts[group][kind]),
+			    want, "counter group %d, %s", group,
+			    cm_input_name((enum cm_input)kind));
+}
+
 struct events {
 	int count;
 	int last;
@@ -228,6 +240,13 @@ static int record_event(struct ib_cm_id *cm_id, const struct ib_cm_event *ev)
 
 static int cm_test_init(struct kunit *test)
 {
+	fake_cm_dev = kunit_kzalloc(test, sizeof(*fake_cm_dev), GFP_KERNEL);
+	if (!fake_cm_dev)
+		return -ENOMEM;
+	fake_cm_dev->device = &fake_dev;
+	memset(&fake_port, 0, sizeof(fake_port));
+	fake_port.dev = fake_cm_dev;
+	fake_port.port_num = 1;
 	memset(&wire, 0, sizeof(wire));
 	cm_wire_set(&fake_wire);
 	return 0;
@@ -354,8 +373,8 @@ static void cm_table_cell_test(struct kunit *test)
 	enum ib_cm_state s = n / CM_INPUTS;
 	enum cm_input i = n % CM_INPUTS;
 	const struct cm_expect *x = expect_of(s, i);
-	long dups = atomic_long_read(&cm_counters.drop[CM_DROP_DUPLICATE]);
-	long drops = atomic_long_read(&cm_counters.drop[CM_DROP_STATE]);
+	long dups = atomic_long_read(&cm_drops[CM_DROP_DUPLICATE]);
+	long drops = atomic_long_read(&cm_drops[CM_DROP_STATE]);
 	struct events ev = { .last = NONE };
 	struct cm_in in = { .input = i };
 	struct input_room *r;
@@ -377,14 +396,14 @@ static void cm_table_cell_test(struct kunit *test)
 			KUNIT_EXPECT_EQ(test, wire.last_kind, (int)x->sent);
 		KUNIT_EXPECT_EQ(test, ev.count, x->event == NONE ? 0 : 1);
 		KUNIT_EXPECT_EQ(test, ev.last, (int)x->event);
-		KUNIT_EXPECT_EQ(test, atomic_long_read(&cm_counters.drop[CM_DROP_DUPLICATE]) - dups,
+		KUNIT_EXPECT_EQ(test, atomic_long_read(&cm_drops[CM_DROP_DUPLICATE]) - dups,
 				x->dup ? 1L : 0L);
 	} else {
 		KUNIT_EXPECT_EQ(test, ret, -EINVAL);
 		KUNIT_EXPECT_EQ(test, priv->id.state, s);
 		KUNIT_EXPECT_EQ(test, wire.sent, 0);
 		KUNIT_EXPECT_EQ(test, ev.count, 0);
-		KUNIT_EXPECT_EQ(test, atomic_long_read(&cm_counters.drop[CM_DROP_STATE]) - drops,
+		KUNIT_EXPECT_EQ(test, atomic_long_read(&cm_drops[CM_DROP_STATE]) - drops,
 				i <= CM_IN_REJ_STALE ? 1L : 0L);
 	}
 	kfree(r->prep.tw);
@@ -498,9 +517,6 @@ static void cm_ack_timeout_test(struct kunit *test)
 
 /* ---- Malformed and unroutable MADs --------------------------------------- */
 
-static struct cm_device *fake_cm_dev;
-static struct cm_port fake_port;
-
 static struct ib_mad_recv_wc *rwc_make(struct kunit *test, u8 class,
 				       u8 version, u8 method, u16 attr)
 {
@@ -554,20 +570,9 @@ static void cm_recv_check_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cm_recv_check(rwc), (int)CM_MSG_APR);
 }
 
-static int recv_test_init(struct kunit *test)
-{
-	fake_cm_dev = kunit_kzalloc(test, sizeof(*fake_cm_dev), GFP_KERNEL);
-	if (!fake_cm_dev)
-		return -ENOMEM;
-	fake_cm_dev->device = &fake_dev;
-	fake_port.dev = fake_cm_dev;
-	fake_port.port_num = 1;
-	return cm_test_init(test);
-}
-
 static void cm_recv_malformed_test(struct kunit *test)
 {
-	long before = atomic_long_read(&cm_counters.drop[CM_DROP_MALFORMED]);
+	long before = atomic_long_read(&cm_drops[CM_DROP_MALFORMED]);
 	struct ib_mad_recv_wc *rwc;
 	struct cm_msg_req req = { .transport_type = 2 };
 
@@ -578,7 +583,7 @@ static void cm_recv_malformed_test(struct kunit *test)
 	/* A REQ of a transport type IBA does not define. */
 	KUNIT_EXPECT_EQ(test, cm_recv_mad(&fake_port, cm_mad(test, CM_MSG_REQ, &req)),
 			-EINVAL);
-	KUNIT_EXPECT_EQ(test, atomic_long_read(&cm_counters.drop[CM_DROP_MALFORMED]) - before,
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&cm_drops[CM_DROP_MALFORMED]) - before,
 			3L);
 	KUNIT_EXPECT_EQ(test, wire.sent, 0);
 }
@@ -586,7 +591,7 @@ static void cm_recv_malformed_test(struct kunit *test)
 /* Messages for comm IDs nobody has: dropped; a DREQ still gets its DREP. */
 static void cm_recv_unknown_id_test(struct kunit *test)
 {
-	long before = atomic_long_read(&cm_counters.drop[CM_DROP_NO_ID]);
+	long before = atomic_long_read(&cm_drops[CM_DROP_NO_ID]);
 	struct cm_msg_rtu rtu = { .local_comm_id = 1, .remote_comm_id = 0xdead };
 	struct cm_msg_dreq dreq = { .local_comm_id = 2, .remote_comm_id = 0xbeef };
 	struct cm_msg_rep rep = { .local_comm_id = 3, .remote_comm_id = 0xfeed };
@@ -602,7 +607,7 @@ static void cm_recv_unknown_id_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, wire.last_kind, (int)CM_MSG_DREP);
 	KUNIT_EXPECT_EQ(test, wire.last.msg.drep.local_comm_id, 0xbeefU);
 	KUNIT_EXPECT_EQ(test, wire.last.msg.drep.remote_comm_id, 2U);
-	KUNIT_EXPECT_EQ(test, atomic_long_read(&cm_counters.drop[CM_DROP_NO_ID]) - before,
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&cm_drops[CM_DROP_NO_ID]) - before,
 			3L);
 }
 
@@ -627,7 +632,6 @@ static void cm_recv_no_listener_test(struct kunit *test)
 static void cm_recv_listen_req_test(struct kunit *test)
 {
 	struct events ev = { .last = NONE };
-	long dups = atomic_long_read(&cm_counters.rx_dup[CM_MSG_REQ]);
 	struct cm_msg_req req = { .local_comm_id = 0x77, .service_id = 0x4242,
 				  .local_qpn = 0x99, .local_ca_guid = 0x55 };
 	struct ib_cm_id *listen;
@@ -646,7 +650,7 @@ static void cm_recv_listen_req_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, be32_to_cpu(ev.new_id->remote_id), 0x77U);
 
 	KUNIT_EXPECT_EQ(test, cm_recv_mad(&fake_port, cm_mad(test, CM_MSG_REQ, &req)), 0);
-	KUNIT_EXPECT_EQ(test, atomic_long_read(&cm_counters.rx_dup[CM_MSG_REQ]) - dups, 1L);
+	expect_count(test, CM_COUNT_RX_DUP, CM_MSG_REQ, 1);
 
 	req.local_comm_id = 0x78;
 	KUNIT_EXPECT_NE(test, cm_recv_mad(&fake_port, cm_mad(test, CM_MSG_REQ, &req)), 0);
@@ -690,7 +694,7 @@ static struct kunit_case cm_recv_cases[] = {
 
 static struct kunit_suite cm_recv_suite = {
 	.name = "ib_cm_recv",
-	.init = recv_test_init,
+	.init = cm_test_init,
 	.exit = cm_test_exit,
 	.test_cases = cm_recv_cases,
 };
