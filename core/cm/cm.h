@@ -32,7 +32,7 @@
  * service ID and mask, SIDR requests in progress. Whatever has no id to
  * go to, or arrives in a state that does not take it, is dropped and
  * counted (cm_drops). Each port counts the messages it sent and received,
- * by kind (cm_counters.c).
+ * by kind, in the sysfs files of 6.1 (cm_counters.c).
  *
  * The owner's handler gets its events from the id's work item on the CM
  * workqueue (cm_event.c), one at a time and in order; a non-zero return
@@ -88,7 +88,10 @@ enum cm_drop_reason {
  */
 extern atomic_long_t cm_drops[CM_DROP_REASONS];
 
-/* What each port counts, per message kind (6.1's counter groups). */
+/*
+ * The counter groups of a port, one sysfs directory each under
+ * /sys/class/infiniband/<dev>/ports/<port>/, each a file per message kind.
+ */
 enum cm_count_group {
 	CM_COUNT_TX,		/* cm_tx_msgs: transmissions, resends included */
 	CM_COUNT_TX_RETRIES,	/* cm_tx_retries: the resends among them */
@@ -98,7 +101,15 @@ enum cm_count_group {
 };
 
 struct cm_port;
+struct ib_port_attribute;
 
+/* The groups of files, NULL-terminated (exported to KUnit). */
+extern const struct attribute_group *cm_counters_groups[];
+void cm_counters_init(void);
+int cm_counters_publish(struct cm_port *port);
+void cm_counters_unpublish(struct cm_port *port);
+ssize_t cm_counters_format(struct cm_port *port,
+			   struct ib_port_attribute *attr, char *buf);
 void cm_counters_add_send(struct cm_port *port,
 			  const struct ib_mad_send_buf *buf);
 

@@ -24,6 +24,10 @@ struct cm_port *cm_port_get(struct ib_device *device, u32 port_num)
 	return dev->ports[port_num - 1];
 }
 
+/*
+ * A port of @dev: its CM agent on QP1, then its counter files. A port
+ * comes up whole or not at all; cm_port_close() undoes it in reverse.
+ */
 static int cm_port_open(struct cm_device *dev, u32 port_num)
 {
 	struct ib_mad_reg_req reg = {
@@ -31,6 +35,7 @@ static int cm_port_open(struct cm_device *dev, u32 port_num)
 		.mgmt_class_version = CM_MSG_CLASS_VERSION,
 	};
 	struct cm_port *port;
+	int ret;
 
 	port = kzalloc(sizeof(*port), GFP_KERNEL);
 	if (!port)
@@ -42,13 +47,20 @@ static int cm_port_open(struct cm_device *dev, u32 port_num)
 					    &reg, 0, cm_wire_send_handler,
 					    cm_recv_handler, port, 0);
 	if (IS_ERR(port->agent)) {
-		int ret = PTR_ERR(port->agent);
-
-		kfree(port);
-		return ret;
+		ret = PTR_ERR(port->agent);
+		goto err_port;
 	}
+	ret = cm_counters_publish(port);
+	if (ret)
+		goto err_agent;
 	dev->ports[port_num - 1] = port;
 	return 0;
+
+err_agent:
+	ib_unregister_mad_agent(port->agent);
+err_port:
+	kfree(port);
+	return ret;
 }
 
 static void cm_port_close(struct cm_device *dev, u32 port_num)
@@ -57,6 +69,7 @@ static void cm_port_close(struct cm_device *dev, u32 port_num)
 
 	if (!port)
 		return;
+	cm_counters_unpublish(port);
 	ib_unregister_mad_agent(port->agent);
 	dev->ports[port_num - 1] = NULL;
 	kfree(port);

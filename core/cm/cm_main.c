@@ -14,7 +14,8 @@
  * cm_conn.c, cm_disc.c, cm_rej.c, cm_sidr.c and cm_teardown.c, messages
  * in cm_msg.c and cm_format.c, cm_recv.c and cm_wire.c (MADs in and out),
  * cm_lookup.c and cm_timewait.c (finding connections), cm_device.c (the
- * ports), cm_timeout.c (IBA time arithmetic).
+ * ports), cm_counters.c (their counters in sysfs), cm_timeout.c (IBA time
+ * arithmetic).
  */
 
 struct cm_globals cm = {
@@ -32,6 +33,7 @@ static int __init ib_cm_init(void)
 	int ret;
 
 	cm.random_id_operand = (__force __be32)get_random_u32();
+	cm_counters_init();
 	cm.wq = alloc_workqueue("ib_cm", WQ_MEM_RECLAIM, 0);
 	if (!cm.wq)
 		return -ENOMEM;
