@@ -219,6 +219,16 @@ static void expect_count(struct kunit *test, enum cm_count_group group,
 			    cm_input_name((enum cm_input)kind));
 }
 
+static long port_sum(enum cm_count_group group)
+{
+	long sum = 0;
+	unsigned int k;
+
+	for (k = 0; k < CM_MSG_KINDS; k++)
+		sum += atomic_long_read(&fake_port.counts[group][k]);
+	return sum;
+}
+
 struct events {
 	int count;
 	int last;
@@ -376,7 +386,9 @@ static void cm_table_cell_test(struct kunit *test)
 	long dups = atomic_long_read(&cm_drops[CM_DROP_DUPLICATE]);
 	long drops = atomic_long_read(&cm_drops[CM_DROP_STATE]);
 	struct events ev = { .last = NONE };
-	struct cm_in in = { .input = i };
+	/* A message comes in on a port; a verb or a timer has none. */
+	struct cm_in in = { .input = i,
+			    .port = i <= CM_IN_REJ_STALE ? &fake_port : NULL };
 	struct input_room *r;
 	struct cm_id_priv *priv;
 	int ret;
@@ -398,6 +410,10 @@ static void cm_table_cell_test(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, ev.last, (int)x->event);
 		KUNIT_EXPECT_EQ(test, atomic_long_read(&cm_drops[CM_DROP_DUPLICATE]) - dups,
 				x->dup ? 1L : 0L);
+		/* cm_rx_duplicates of the port, under the message's kind. */
+		KUNIT_EXPECT_EQ(test, port_sum(CM_COUNT_RX_DUP), x->dup ? 1L : 0L);
+		if (x->dup)
+			expect_count(test, CM_COUNT_RX_DUP, (enum cm_msg_kind)i, 1);
 	} else {
 		KUNIT_EXPECT_EQ(test, ret, -EINVAL);
 		KUNIT_EXPECT_EQ(test, priv->id.state, s);
@@ -405,6 +421,7 @@ static void cm_table_cell_test(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, ev.count, 0);
 		KUNIT_EXPECT_EQ(test, atomic_long_read(&cm_drops[CM_DROP_STATE]) - drops,
 				i <= CM_IN_REJ_STALE ? 1L : 0L);
+		KUNIT_EXPECT_EQ(test, port_sum(CM_COUNT_RX_DUP), 0L);
 	}
 	kfree(r->prep.tw);
 	cm_av_destroy(&r->prep.av);
@@ -665,6 +682,68 @@ static void cm_recv_listen_req_test(struct kunit *test)
 	ib_destroy_cm_id(listen);
 }
 
+/*
+ * The port's cm_rx_msgs counts every CM message that gets past the header
+ * checks, taken or dropped later; cm_rx_duplicates the ones seen before
+ * (a repeated REQ, a DREQ for a connection gone: 6.1 counts both). What
+ * goes out here goes to the fake wire: the cm_tx groups, counted when the
+ * MAD layer is done with a send, stay at zero.
+ */
+static void cm_recv_counters_test(struct kunit *test)
+{
+	struct events ev = { .last = NONE };
+	struct cm_msg_req req = { .local_comm_id = 0x177, .service_id = 0x4343,
+				  .local_qpn = 0x199, .local_ca_guid = 0x155 };
+	/* Off the stack: each message is a few hundred bytes. */
+	struct cm_msg_rtu *rtu = kunit_kzalloc(test, sizeof(*rtu), GFP_KERNEL);
+	struct cm_msg_dreq *dreq = kunit_kzalloc(test, sizeof(*dreq), GFP_KERNEL);
+	struct ib_cm_id *listen;
+
+	KUNIT_ASSERT_NOT_NULL(test, rtu);
+	KUNIT_ASSERT_NOT_NULL(test, dreq);
+	rtu->local_comm_id = 4;
+	rtu->remote_comm_id = 0xd00d;
+	dreq->local_comm_id = 5;
+	dreq->remote_comm_id = 0xf00d;
+	/* No CM attribute: not a message of any kind. */
+	cm_recv_mad(&fake_port, rwc_make(test, IB_MGMT_CLASS_CM, 2,
+					 IB_MGMT_METHOD_SEND, 0x30));
+	KUNIT_EXPECT_EQ(test, port_sum(CM_COUNT_RX), 0L);
+
+	listen = ib_create_cm_id(&fake_dev, record_event, &ev);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(listen));
+	KUNIT_ASSERT_EQ(test, ib_cm_listen(listen, cpu_to_be64(0x4343)), 0);
+	KUNIT_EXPECT_EQ(test, cm_recv_mad(&fake_port, cm_mad(test, CM_MSG_REQ, &req)), 0);
+	flush_workqueue(cm.wq);
+	KUNIT_ASSERT_NOT_NULL(test, ev.new_id);
+	expect_count(test, CM_COUNT_RX, CM_MSG_REQ, 1);
+	KUNIT_EXPECT_EQ(test, port_sum(CM_COUNT_RX_DUP), 0L);
+
+	KUNIT_EXPECT_EQ(test, cm_recv_mad(&fake_port, cm_mad(test, CM_MSG_REQ, &req)), 0);
+	expect_count(test, CM_COUNT_RX, CM_MSG_REQ, 2);
+	expect_count(test, CM_COUNT_RX_DUP, CM_MSG_REQ, 1);
+
+	/* Dropped for want of an id, but received all the same. */
+	KUNIT_EXPECT_EQ(test, cm_recv_mad(&fake_port, cm_mad(test, CM_MSG_RTU, rtu)),
+			-ENOENT);
+	expect_count(test, CM_COUNT_RX, CM_MSG_RTU, 1);
+	expect_count(test, CM_COUNT_RX_DUP, CM_MSG_RTU, 0);
+
+	KUNIT_EXPECT_EQ(test, cm_recv_mad(&fake_port, cm_mad(test, CM_MSG_DREQ, dreq)),
+			-ENOENT);
+	KUNIT_EXPECT_EQ(test, wire.last_kind, (int)CM_MSG_DREP);
+	expect_count(test, CM_COUNT_RX, CM_MSG_DREQ, 1);
+	expect_count(test, CM_COUNT_RX_DUP, CM_MSG_DREQ, 1);
+
+	KUNIT_EXPECT_EQ(test, port_sum(CM_COUNT_RX), 4L);
+	KUNIT_EXPECT_EQ(test, port_sum(CM_COUNT_RX_DUP), 2L);
+	KUNIT_EXPECT_EQ(test, port_sum(CM_COUNT_TX), 0L);
+	KUNIT_EXPECT_EQ(test, port_sum(CM_COUNT_TX_RETRIES), 0L);
+
+	ib_destroy_cm_id(ev.new_id);
+	ib_destroy_cm_id(listen);
+}
+
 static struct kunit_case cm_table_cases[] = {
 	KUNIT_CASE(cm_table_shape_test),
 	KUNIT_CASE_PARAM(cm_table_cell_test, cell_gen),
@@ -689,6 +768,7 @@ static struct kunit_case cm_recv_cases[] = {
 	KUNIT_CASE(cm_recv_unknown_id_test),
 	KUNIT_CASE(cm_recv_no_listener_test),
 	KUNIT_CASE(cm_recv_listen_req_test),
+	KUNIT_CASE(cm_recv_counters_test),
 	{}
 };
 
