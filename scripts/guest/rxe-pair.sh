@@ -98,6 +98,8 @@ rxe_pair_cleanup() {
 	ip link del "$VA" 2>/dev/null
 	ip netns del "$NS" 2>/dev/null
 	rmmod ib_kperf 2>/dev/null
+	# ib_kperf's cm=ib pulled ib_cm in; it holds ib_core
+	rmmod ib_cm 2>/dev/null
 	modprobe -r rdma_rxe 2>/dev/null
 	modprobe -r ib_core 2>/dev/null
 	true

@@ -37,6 +37,8 @@ enum kperf_fault { KPERF_FAULT_NONE, KPERF_FAULT_BAD_RKEY,
 		   KPERF_FAULT_NO_RECV, KPERF_FAULT_QP_ERR };
 
 enum kperf_mr_mode { KPERF_MR_DMA, KPERF_MR_FRWR };
+/* How connections are made: directly, or by the IB CM (kperf_cm.c). */
+enum kperf_cm_mode { KPERF_CM_NONE, KPERF_CM_IB };
 
 /* Tells apart the data patterns of a round (kperf_data_fill/word). */
 enum kperf_salt { KPERF_SALT_DATA, KPERF_SALT_CMP, KPERF_SALT_SWAP,
@@ -87,9 +89,11 @@ struct kperf_params {
 	enum kperf_mad_case mad;	/* mode=mad: kperf_mad.c */
 	u32 mad_resp_ms, mad_retries;
 	u8 ack_timeout;		/* RC local ACK timeout, IBTA 4.096 us * 2^n */
+	enum kperf_cm_mode cm;
 };
 
 struct kperf_dev;
+struct kperf_cm;
 
 /**
  * struct kperf_buf - a data buffer and how the device reaches it
@@ -193,6 +197,7 @@ struct kperf_result {
  * @reason: why the command failed, for the result line
  * @mcast_joined: mcast=1: the target's net device joined the group
  * @mcast_attached: mcast=1: targets (conns[0..n-1].end[1]) in the group
+ * @cm: cm=ib: the IB CM ids of the connections (kperf_cm.c)
  */
 struct kperf_run {
 	struct kperf_params p;
@@ -207,6 +212,7 @@ struct kperf_run {
 	char reason[160];
 	bool mcast_joined;
 	unsigned int mcast_attached;
+	struct kperf_cm *cm;
 };
 
 /* kperf_cmd.c */
@@ -246,6 +252,14 @@ void kperf_conn_av(struct rdma_ah_attr *ah, struct kperf_side *s,
 int kperf_conn_create_all(struct kperf_run *run);
 void kperf_conn_destroy_all(struct kperf_run *run);
 int kperf_conn_to_err(struct kperf_run *run, struct kperf_end *e);
+int kperf_conn_init(struct kperf_run *run, struct kperf_side *s,
+		    struct kperf_end *e);
+
+/* kperf_cm.c: cm=ib, connections through the IB CM */
+const char *kperf_cm_check(const struct kperf_params *p);
+int kperf_cm_listen(struct kperf_run *run);
+int kperf_cm_connect(struct kperf_run *run, unsigned int i);
+void kperf_cm_stop(struct kperf_run *run);
 
 /* kperf_buf.c */
 int kperf_buf_alloc(struct kperf_run *run, struct kperf_side *s,

@@ -316,6 +316,17 @@ static int kperf_key_ack_timeout(struct kperf_params *p, const char *v)
 	       p->ack_timeout > 31 ? -EINVAL : 0;
 }
 
+static int kperf_key_cm(struct kperf_params *p, const char *v)
+{
+	if (!strcmp(v, "none"))
+		p->cm = KPERF_CM_NONE;
+	else if (!strcmp(v, "ib"))
+		p->cm = KPERF_CM_IB;
+	else
+		return -EINVAL;
+	return 0;
+}
+
 static const struct {
 	const char *key;
 	int (*set)(struct kperf_params *p, const char *val);
@@ -332,6 +343,7 @@ static const struct {
 	{ "srq", kperf_key_srq }, { "mcast", kperf_key_mcast },
 	{ "mad", kperf_key_mad }, { "resp_ms", kperf_key_resp_ms },
 	{ "retries", kperf_key_retries }, { "ack_timeout", kperf_key_ack_timeout },
+	{ "cm", kperf_key_cm },
 };
 
 /* Applies one key=value token; says what is wrong with it in @why. */
@@ -447,7 +459,7 @@ static const char *kperf_cmd_check(const struct kperf_params *p)
 	if (p->mode == KPERF_LAT && p->iters > KPERF_MAX_LAT_ITERS)
 		return "mode=lat allows at most 1000000 iters";
 	return kperf_cmd_check_fault(p) ?: kperf_srq_check(p) ?:
-	       kperf_mcast_check(p);
+	       kperf_mcast_check(p) ?: kperf_cm_check(p);
 }
 
 /**

@@ -85,8 +85,16 @@ static int kperf_conn_modify(struct kperf_run *run, struct kperf_end *e,
 	return 0;
 }
 
-static int kperf_conn_init(struct kperf_run *run, struct kperf_side *s,
-			   struct kperf_end *e)
+/**
+ * kperf_conn_init() - move an end's QP to INIT with kperf's access rights
+ * @run: the command
+ * @s: the end's side
+ * @e: the end
+ *
+ * Return: 0 or the error of ib_modify_qp() (the reason is in @run).
+ */
+int kperf_conn_init(struct kperf_run *run, struct kperf_side *s,
+		    struct kperf_end *e)
 {
 	struct ib_qp_attr attr = {
 		.qp_state = IB_QPS_INIT, .pkey_index = 0, .port_num = s->port,
@@ -203,6 +211,8 @@ static int kperf_conn_create(struct kperf_run *run, struct kperf_conn *c)
 		if (ret)
 			return ret;
 	}
+	if (run->cm)		/* cm=ib: the CM moves the QPs on */
+		return kperf_cm_connect(run, c - run->conns);
 	for (d = 0; d < 2; d++) {
 		ret = kperf_conn_connect(run, c, d);
 		if (ret)
@@ -229,6 +239,11 @@ int kperf_conn_create_all(struct kperf_run *run)
 	if (!run->conns)
 		return kperf_run_fail(run, -ENOMEM, "no memory for %u connections",
 				      run->p.qps);
+	if (run->p.cm == KPERF_CM_IB) {
+		ret = kperf_cm_listen(run);
+		if (ret)
+			return ret;
+	}
 	for (i = 0; i < run->p.qps; i++) {
 		ret = kperf_conn_create(run, &run->conns[i]);
 		if (ret)
@@ -251,6 +266,7 @@ void kperf_conn_destroy_all(struct kperf_run *run)
 
 	if (!run->conns)
 		return;
+	kperf_cm_stop(run);
 	for (i = 0; i < run->p.qps; i++) {
 		for (d = 0; d < 2; d++) {
 			e = &run->conns[i].end[d];
