@@ -12,8 +12,11 @@
 #include "kunit/mock/mock_ibdev.h"
 
 #define SA_FIX_PORT	1
-/* Long enough for the MAD layer's and the SA client's work items. */
-#define SA_FIX_WAIT	(2 * HZ)
+/*
+ * Long enough for the MAD layer's and the SA client's work items, also
+ * on a debug kernel under TCG sharing the host with other jobs.
+ */
+#define SA_FIX_WAIT	(10 * HZ)
 
 /**
  * struct sa_fix - one mock device with an SA client on its IB port

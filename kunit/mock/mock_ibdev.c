@@ -345,6 +345,8 @@ struct mock_ibdev *mock_ibdev_alloc(const struct mock_ibdev_cfg *cfg)
 
 	mdev->cfg = *cfg;
 	mock_ports_init(mdev);
+	spin_lock_init(&mdev->qps_lock);
+	INIT_LIST_HEAD(&mdev->qps);
 	atomic_set(&mdev->query_port_calls, 0);
 	atomic_set(&mdev->next_qpn, MOCK_IBDEV_FIRST_QPN);
 	mdev->ibdev.local_dma_lkey = MOCK_IBDEV_LOCAL_DMA_LKEY;
@@ -469,6 +471,13 @@ void mock_ibdev_cleanup_all(void)
 	while ((mdev = mock_first())) {
 		registered = refcount_read(&mdev->ibdev.refcount);
 		self_freeing = mdev->cfg.dealloc_driver;
+		/*
+		 * A test that stopped half way may have left sends posted
+		 * and never completed; MAD agents wait for theirs before
+		 * they go. Real hardware would transmit them: so does the
+		 * mock from here on.
+		 */
+		mock_ibdev_transmit_all(mdev);
 		if (registered)
 			ib_unregister_device(&mdev->ibdev);
 		/* unregistering already freed a dealloc_driver device */

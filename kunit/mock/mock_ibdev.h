@@ -200,6 +200,9 @@ struct mock_ibdev_last {
  * @last: arguments of the latest calls
  * @port_lock: protects @ports against the ops reading them
  * @ports: what the port queries report, by port number (0 unused)
+ * @qps_lock: protects @qps
+ * @qps: the device's QPs (struct mock_qp), for mock_ibdev_transmit_all()
+ * @transmit_all: every send completes as soon as it is posted
  */
 struct mock_ibdev {
 	struct ib_device ibdev;
@@ -213,6 +216,9 @@ struct mock_ibdev {
 	struct mock_ibdev_last last;
 	spinlock_t port_lock;
 	struct mock_ibdev_port ports[MOCK_IBDEV_MAX_PORTS + 1];
+	spinlock_t qps_lock;
+	struct list_head qps;
+	bool transmit_all;
 };
 
 static inline struct mock_ibdev *to_mock_ibdev(struct ib_device *ibdev)
@@ -273,6 +279,7 @@ bool mock_ibdev_cq_push(struct ib_cq *cq, const struct ib_wc *wc);
 int mock_ibdev_cq_pending(struct ib_cq *cq);
 enum ib_qp_state mock_ibdev_qp_state(struct ib_qp *qp);
 int mock_ibdev_qp_complete_send(struct ib_qp *qp, int n);
+void mock_ibdev_transmit_all(struct mock_ibdev *mdev);
 u32 mock_ibdev_mr_npages(struct ib_mr *mr);
 u64 mock_ibdev_mr_page(struct ib_mr *mr, u32 i);
 

@@ -255,6 +255,7 @@ struct mock_wq {
  * @sent: copies of the first send requests accepted, @nsent of them
  * @nsent: entries of @sent in use
  * @special_rq: receives of a GSI or SMI QP, instead of @rq
+ * @node: in the device's list of QPs (under mock_ibdev.qps_lock)
  */
 struct mock_qp {
 	struct ib_qp ibqp;
@@ -267,6 +268,7 @@ struct mock_qp {
 	struct mock_sent_wr sent[MOCK_IBDEV_SENT_MAX];
 	unsigned int nsent;
 	struct mock_special_rq *special_rq;
+	struct list_head node;
 };
 
 /**
@@ -364,6 +366,7 @@ static int mock_qp_create(struct ib_qp *qp, struct ib_qp_init_attr *init,
 {
 	struct mock_ibdev *mdev = to_mock_ibdev(qp->device);
 	struct mock_qp *mqp = to_mock_qp(qp);
+	unsigned long flags;
 	int err;
 
 	err = mock_obj_create(qp->device, MOCK_CREATE_QP, MOCK_OBJ_QP);
@@ -375,17 +378,20 @@ static int mock_qp_create(struct ib_qp *qp, struct ib_qp_init_attr *init,
 	mqp->init = *init;
 	if (init->qp_type != IB_QPT_SMI && init->qp_type != IB_QPT_GSI) {
 		qp->qp_num = atomic_inc_return(&mdev->next_qpn);
-		return 0;
+	} else {
+		qp->qp_num = init->qp_type;
+		mqp->special_rq = kzalloc(struct_size(mqp->special_rq, wr,
+						      init->cap.max_recv_wr),
+					  GFP_KERNEL);
+		if (!mqp->special_rq) {
+			mock_obj_add(qp->device, MOCK_OBJ_QP, -1);
+			return -ENOMEM;
+		}
+		mqp->special_rq->size = init->cap.max_recv_wr;
 	}
-	qp->qp_num = init->qp_type;
-	mqp->special_rq = kzalloc(struct_size(mqp->special_rq, wr,
-					      init->cap.max_recv_wr),
-				  GFP_KERNEL);
-	if (!mqp->special_rq) {
-		mock_obj_add(qp->device, MOCK_OBJ_QP, -1);
-		return -ENOMEM;
-	}
-	mqp->special_rq->size = init->cap.max_recv_wr;
+	spin_lock_irqsave(&mdev->qps_lock, flags);
+	list_add_tail(&mqp->node, &mdev->qps);
+	spin_unlock_irqrestore(&mdev->qps_lock, flags);
 	return 0;
 }
 
@@ -439,11 +445,17 @@ static int mock_qp_query(struct ib_qp *qp, struct ib_qp_attr *attr, int mask,
 
 static int mock_qp_destroy(struct ib_qp *qp, struct ib_udata *udata)
 {
+	struct mock_ibdev *mdev = to_mock_ibdev(qp->device);
 	int err = mock_obj_destroy(qp->device, MOCK_DESTROY_QP, MOCK_OBJ_QP);
+	unsigned long flags;
 
-	if (!err)
-		kfree(to_mock_qp(qp)->special_rq);
-	return err;
+	if (err)
+		return err;
+	spin_lock_irqsave(&mdev->qps_lock, flags);
+	list_del(&to_mock_qp(qp)->node);
+	spin_unlock_irqrestore(&mdev->qps_lock, flags);
+	kfree(to_mock_qp(qp)->special_rq);
+	return 0;
 }
 
 /* Post one request to @wq, or in the error state flush it to @cq at once. */
@@ -543,6 +555,8 @@ static int mock_post_send(struct ib_qp *qp, const struct ib_send_wr *wr,
 	}
 	if (err)
 		*bad_wr = wr;
+	if (READ_ONCE(to_mock_ibdev(qp->device)->transmit_all))
+		mock_ibdev_qp_complete_send(qp, MOCK_IBDEV_WQ_DEPTH);
 	return err;
 }
 
@@ -629,6 +643,28 @@ int mock_ibdev_qp_complete_send(struct ib_qp *qp, int n)
 	return got;
 }
 EXPORT_SYMBOL_GPL(mock_ibdev_qp_complete_send);
+
+/**
+ * mock_ibdev_transmit_all() - Complete every send of @mdev from now on
+ * @mdev: the device
+ *
+ * What is outstanding on its QPs completes successfully now, and every
+ * later send as soon as it is posted, as if a wire took them.
+ *
+ * Context: As mock_ibdev_cq_push().
+ */
+void mock_ibdev_transmit_all(struct mock_ibdev *mdev)
+{
+	struct mock_qp *mqp;
+	unsigned long flags;
+
+	WRITE_ONCE(mdev->transmit_all, true);
+	spin_lock_irqsave(&mdev->qps_lock, flags);
+	list_for_each_entry(mqp, &mdev->qps, node)
+		mock_ibdev_qp_complete_send(&mqp->ibqp, MOCK_IBDEV_WQ_DEPTH);
+	spin_unlock_irqrestore(&mdev->qps_lock, flags);
+}
+EXPORT_SYMBOL_GPL(mock_ibdev_transmit_all);
 
 /**
  * mock_ibdev_qp_sent() - The send requests a mock QP accepted
