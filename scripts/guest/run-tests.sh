@@ -78,7 +78,35 @@ selected() {
 	return 1
 }
 
+# A KUnit module still loading after this long is stuck: KUnit's own
+# per-case timeout (300 s) cannot stop a case blocked in the kernel.
+KUNIT_HANG_S=900
+
+# kunit_load MOD LOG: modprobe MOD (its suites run in its init), output
+# to LOG; the modprobe's status. Returns 124 if it hung: the kernel's
+# list of blocked tasks then ends LOG (sysrq w, from dmesg).
+kunit_load() {
+	local pid dog done_pid rc
+	modprobe "$1" > "$2" 2>&1 &
+	pid=$!
+	sleep "$KUNIT_HANG_S" &
+	dog=$!
+	wait -n -p done_pid "$pid" "$dog"
+	rc=$?
+	if [ "$done_pid" = "$dog" ]; then
+		echo w > /proc/sysrq-trigger
+		sleep 2
+		{ echo "--- modprobe $1 hung for ${KUNIT_HANG_S}s; blocked tasks:"
+		  dmesg | tail -n 600; } >> "$2"
+		return 124
+	fi
+	kill "$dog" 2>/dev/null
+	wait "$dog" 2>/dev/null
+	return "$rc"
+}
+
 # KUnit: load each test module, keep its debugfs results before unloading.
+# A module that hangs ends the run (nothing after it could unload).
 run_kunit() {
 	local mod suites s rc
 	[ -d /sys/kernel/debug/kunit ] || return 0
@@ -86,8 +114,12 @@ run_kunit() {
 		case "$mod" in ''|'#'*) continue ;; esac
 		selected "kunit/$mod" || continue
 		unit_begin "kunit/$mod"
-		modprobe "$mod" > "$SHARE/logs/kunit-$mod.log" 2>&1
+		kunit_load "$mod" "$SHARE/logs/kunit-$mod.log"
 		rc=$?
+		if [ $rc -eq 124 ]; then
+			unit_end "kunit/$mod" FAIL "hung for ${KUNIT_HANG_S}s (blocked tasks in logs/kunit-$mod.log)"
+			return 1
+		fi
 		for s in $suites; do
 			cp "/sys/kernel/debug/kunit/$s/results" "$SHARE/kunit/$s.ktap" 2>/dev/null
 		done
@@ -97,6 +129,7 @@ run_kunit() {
 			unit_end "kunit/$mod" PASS
 		fi
 	done < "$TOP/kunit/SUITES"
+	return 0
 }
 
 run_integration() {
@@ -119,7 +152,6 @@ run_integration() {
 }
 
 rdmaoot_kmemleak_baseline
-run_kunit
-run_integration
+run_kunit && run_integration
 rdmaoot_kmemleak_final "$START_TIMES" >> "$UNITS"
 exit 0
