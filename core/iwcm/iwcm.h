@@ -97,7 +97,7 @@ enum iwcm_state {
  */
 struct iwcm_id_priv {
 	struct iw_cm_id		id;
-	spinlock_t		lock;
+	spinlock_t		lock;	/* the fields below, to @wait */
 	enum iwcm_state		state;
 	bool			pending;
 	struct ib_qp		*qp;
