@@ -39,6 +39,8 @@ MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
  */
 
 #define NO	IWCM_CALL_NONE
+#define TO_SQD	IWCM_CALL_QP_SQD
+#define TO_ERR	IWCM_CALL_QP_ERR
 
 struct iwcm_expect {
 	u8	state;
@@ -83,14 +85,14 @@ static const struct iwcm_expect iwcm_expects[] = {
 
 	X(CONN_SENT, CONNECT_FAILED, IDLE, 0, NO, true, false, true),
 	X(CONN_SENT, QP_ATTR, CONN_SENT, 0, NO, false, false, false, true, true),
-	X(CONN_SENT, DESTROY, DESTROYING, 0, IWCM_CALL_QP_ERR, true, false, false, true),
+	X(CONN_SENT, DESTROY, DESTROYING, 0, TO_ERR, true, false, false, true),
 	X(CONN_SENT, EV_CONNECT_REPLY, ESTABLISHED, 0, NO, false, true, true, false, true),
 	X(CONN_SENT, EV_CONNECT_REPLY_ERR, IDLE, 0, NO, true, true, true),
 	X(CONN_SENT, EV_DISCONNECT, CONN_SENT, 0, NO, false, false, false, true, true),
 
-	X(ESTABLISHED, DISCONNECT, CLOSING, 0, IWCM_CALL_QP_SQD, true, false, false, false, true, 1),
+	X(ESTABLISHED, DISCONNECT, CLOSING, 0, TO_SQD, true, false, false, false, true, 1),
 	X(ESTABLISHED, QP_ATTR, ESTABLISHED, 0, NO, false, false, false, false, true),
-	X(ESTABLISHED, DESTROY, DESTROYING, 0, IWCM_CALL_QP_ERR, true),
+	X(ESTABLISHED, DESTROY, DESTROYING, 0, TO_ERR, true),
 	X(ESTABLISHED, EV_DISCONNECT, CLOSING, 0, NO, false, false, false, false, true),
 	X(ESTABLISHED, EV_CLOSE, IDLE, 0, NO, true, true),
 
@@ -230,7 +232,7 @@ static void expect_cell(struct kunit *test, const struct iwcm_expect *x,
 	KUNIT_EXPECT_EQ(test, in->fx.notify, x->notify);
 	KUNIT_EXPECT_EQ(test, in->fx.wake, x->wake);
 	KUNIT_EXPECT_EQ(test, priv->pending, x->pending);
-	KUNIT_EXPECT_EQ(test, priv->qp != NULL, x->has_qp);
+	KUNIT_EXPECT_EQ(test, !!priv->qp, x->has_qp);
 	KUNIT_EXPECT_EQ(test, atomic_read(&qp_refs), x->add_refs);
 }
 
@@ -241,7 +243,7 @@ static void iwcm_table_cell_test(struct kunit *test)
 	enum iwcm_input i = n % IWCM_INPUTS;
 	const struct iwcm_expect *x = expect_of(s, i);
 	struct iwcm_id_priv *priv = id_in_state(test, s);
-	bool had_qp = priv->qp;
+	bool had_qp = !!priv->qp;
 	struct input_room r = {};
 	struct iwcm_in in;
 	int ret;
@@ -254,7 +256,7 @@ static void iwcm_table_cell_test(struct kunit *test)
 	} else {
 		KUNIT_EXPECT_EQ(test, ret, -EINVAL);
 		KUNIT_EXPECT_EQ(test, priv->state, s);
-		KUNIT_EXPECT_EQ(test, priv->qp != NULL, had_qp);
+		KUNIT_EXPECT_EQ(test, !!priv->qp, had_qp);
 		KUNIT_EXPECT_EQ(test, atomic_read(&qp_refs), 0);
 		KUNIT_EXPECT_TRUE(test, !in.fx.call && !in.fx.qp &&
 				  !in.fx.notify && !in.fx.wake);
@@ -271,7 +273,7 @@ static void iwcm_table_shape_test(struct kunit *test)
 		for (i = 0; i < IWCM_INPUTS; i++) {
 			bool has = iwcm_table_cell(s, i)->fn;
 
-			KUNIT_EXPECT_EQ_MSG(test, has, expect_of(s, i) != NULL,
+			KUNIT_EXPECT_EQ_MSG(test, has, !!expect_of(s, i),
 					    "%s x %s", state_names[s],
 					    iwcm_input_name(i));
 			filled += has;

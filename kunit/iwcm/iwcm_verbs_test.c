@@ -3,6 +3,7 @@
 
 #include <kunit/test.h>
 #include <linux/completion.h>
+#include <linux/delay.h>
 #include <linux/in.h>
 #include <linux/module.h>
 #include <rdma/iw_cm.h>
@@ -723,6 +724,89 @@ static void iwcm_destroy_established_test(struct kunit *test)
 	expect_all_gone(test, t);
 }
 
+/* Destroys an id from another thread, so the case can watch it wait. */
+struct destroyer {
+	struct work_struct work;
+	struct iw_cm_id *id;
+	struct completion done;
+};
+
+static void destroyer_fn(struct work_struct *work)
+{
+	struct destroyer *d = container_of(work, struct destroyer, work);
+
+	iw_destroy_cm_id(d->id);
+	complete(&d->done);
+}
+
+static void destroyer_start(struct destroyer *d, struct iw_cm_id *id)
+{
+	d->id = id;
+	init_completion(&d->done);
+	INIT_WORK(&d->work, destroyer_fn);
+	queue_work(system_unbound_wq, &d->work);
+}
+
+/* Wait up to a second for @id to reach @state. */
+static bool wait_state(struct iw_cm_id *id, enum iwcm_state state)
+{
+	int ms;
+
+	for (ms = 0; ms < 1000 && state_of(id) != state; ms++)
+		msleep(1);
+	return state_of(id) == state;
+}
+
+/* Destroy waits until a connect is answered; the answer still arrives. */
+static void iwcm_destroy_waits_for_reply_test(struct kunit *test)
+{
+	struct iwt *t = test->priv;
+	struct iw_cm_conn_param p = conn_param(t);
+	struct iw_cm_id *id = new_id(test, t);
+	struct destroyer d;
+
+	KUNIT_ASSERT_EQ(test, iw_cm_connect(id, &p), 0);
+	destroyer_start(&d, id);
+	KUNIT_ASSERT_FALSE(test, wait_for_completion_timeout(&d.done,
+							     msecs_to_jiffies(100)));
+	KUNIT_EXPECT_EQ(test, state_of(id), IWCM_CONN_SENT);
+	KUNIT_EXPECT_EQ(test, upcall(id, IW_CM_EVENT_CONNECT_REPLY, 0, NULL), 0);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&d.done, 10 * HZ));
+	KUNIT_EXPECT_EQ(test, t->nseen, 1);
+	/* Then it reset the connection. */
+	KUNIT_EXPECT_EQ(test, mock_ibdev_qp_state(t->qp), IB_QPS_ERR);
+	expect_all_gone(test, t);
+}
+
+/*
+ * A request queued for a listener that is destroyed before it is handled
+ * is dropped: no new id, no event (the driver's destroy_listen cleans up).
+ */
+static void iwcm_destroy_drops_queued_test(struct kunit *test)
+{
+	struct iwt *t = test->priv;
+	struct iw_cm_id *busy = new_listener(test, t, 1);
+	struct iw_cm_id *lid = new_listener(test, t, 1);
+	struct destroyer d;
+
+	/* Hold the workqueue in the handler of a request to @busy. */
+	t->block = true;
+	KUNIT_ASSERT_EQ(test, upcall(busy, IW_CM_EVENT_CONNECT_REQUEST, 0, NULL), 0);
+	wait_for_completion(&t->entered);
+	KUNIT_EXPECT_EQ(test, upcall(lid, IW_CM_EVENT_CONNECT_REQUEST, 0, NULL), 0);
+	destroyer_start(&d, lid);
+	KUNIT_EXPECT_TRUE(test, wait_state(lid, IWCM_DESTROYING));
+	complete(&t->release);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&d.done, 10 * HZ));
+	settle();
+	KUNIT_EXPECT_EQ(test, t->nseen, 1);
+	KUNIT_EXPECT_PTR_EQ(test, t->seen[0].id, t->child);
+	KUNIT_EXPECT_EQ(test, calls(t, MOCK_IW_DESTROY_LISTEN), 1);
+	iw_destroy_cm_id(t->child);
+	iw_destroy_cm_id(busy);
+	expect_all_gone(test, t);
+}
+
 /* A request destroyed before accept or reject is rejected. */
 static void iwcm_destroy_request_test(struct kunit *test)
 {
@@ -795,6 +879,8 @@ static struct kunit_case iwcm_verbs_cases[] = {
 	KUNIT_CASE(iwcm_disconnect_test), KUNIT_CASE(iwcm_init_qp_attr_test),
 	KUNIT_CASE(iwcm_destroy_established_test),
 	KUNIT_CASE(iwcm_destroy_request_test),
+	KUNIT_CASE(iwcm_destroy_waits_for_reply_test),
+	KUNIT_CASE(iwcm_destroy_drops_queued_test),
 	KUNIT_CASE(iwcm_handler_destroys_test), KUNIT_CASE(iwcm_event_order_test),
 	{}
 };
