@@ -158,7 +158,7 @@ EXPORT_SYMBOL_IF_KUNIT(iwcm_id_destroy);
  * Ids for incoming connections are created by iw_cm and handed to the
  * listener's handler with IW_CM_EVENT_CONNECT_REQUEST.
  *
- * Context: process; sleeps.
+ * Context: process; sleeps. Locks: none.
  * Return: the id, or ERR_PTR(-ENOMEM).
  */
 struct iw_cm_id *iw_create_cm_id(struct ib_device *device,
@@ -187,6 +187,9 @@ EXPORT_SYMBOL(iw_create_cm_id);
  *
  * Context: process; sleeps. Not for an id whose handler returned
  * non-zero (iw_cm destroyed it already).
+ * Locks: the caller must not hold a lock the id's handler takes: this
+ * waits for the handler to return. The id's own lock is taken for the
+ * state change only; the driver is called without it.
  */
 void iw_destroy_cm_id(struct iw_cm_id *cm_id)
 {

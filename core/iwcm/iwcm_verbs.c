@@ -45,6 +45,8 @@ static int iwcm_verbs_feed_pool(struct iwcm_id_priv *priv,
  * @cm_id's handler with IW_CM_EVENT_CONNECT_REQUEST.
  *
  * Context: process; sleeps.
+ * Locks: takes the id's lock for the state change only; the driver is
+ * called without it.
  * Return: 0; -EINVAL for a negative backlog or an id that is not idle;
  * -ENOMEM; or the driver's error (the id is idle again then).
  */
@@ -78,6 +80,8 @@ EXPORT_SYMBOL(iw_cm_listen);
  * Disconnect and destroy wait for it.
  *
  * Context: process; sleeps.
+ * Locks: takes the id's lock for the state change only; the driver is
+ * called without it.
  * Return: 0; -ENOMEM; -EINVAL for an id that is not idle or a QP number
  * the device does not know; or the driver's error (the id is idle again,
  * no event will come).
@@ -110,6 +114,8 @@ EXPORT_SYMBOL(iw_cm_connect);
  * disconnect and destroy wait for it.
  *
  * Context: process; sleeps. May be called from the id's handler.
+ * Locks: takes the id's lock for the state change only; the driver is
+ * called without it.
  * Return: 0; -EINVAL when @cm_id has no request waiting (or accepted it
  * already) or for a QP number the device does not know; or the driver's
  * error (the id is idle then, no event will come).
@@ -141,6 +147,8 @@ EXPORT_SYMBOL(iw_cm_accept);
  * The id becomes idle and gets no events; destroy it.
  *
  * Context: process; sleeps. May be called from the id's handler.
+ * Locks: takes the id's lock for the state change only; the driver is
+ * called without it.
  * Return: 0; -EINVAL when @cm_id has no request waiting; or the driver's
  * error.
  */
@@ -172,7 +180,9 @@ EXPORT_SYMBOL(iw_cm_reject);
  * IW_CM_EVENT_CLOSE. On an id not (or no longer) connected, nothing
  * happens: the peer may be closing at the same time.
  *
- * Context: process; sleeps. May be called from the id's handler.
+ * Context: process; sleeps (waiting for a connect or accept, and while
+ * the QP is moved). May be called from the id's handler.
+ * Locks: takes the id's lock for the state change only.
  * Return: 0, or -EINVAL for a listener.
  */
 int iw_cm_disconnect(struct iw_cm_id *cm_id, int abrupt)
@@ -197,6 +207,7 @@ EXPORT_SYMBOL(iw_cm_disconnect);
  * connection comes up).
  *
  * Context: any; does not sleep.
+ * Locks: takes the id's lock (interrupts off) to read its state.
  * Return: 0, or -EINVAL for another QP state or an id that is listening,
  * closing or being destroyed.
  */
