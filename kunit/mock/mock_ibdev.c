@@ -364,6 +364,8 @@ struct mock_ibdev *mock_ibdev_alloc(const struct mock_ibdev_cfg *cfg)
 		ib_set_device_ops(&mdev->ibdev, &mock_roce_ops);
 	if (cfg->mad && !cfg->no_kverbs)
 		ib_set_device_ops(&mdev->ibdev, &mock_ah_ops);
+	if (cfg->iwarp)
+		ib_set_device_ops(&mdev->ibdev, &mock_iwarp_ops);
 
 	e->mdev = mdev;
 	mutex_lock(&mock_lock);

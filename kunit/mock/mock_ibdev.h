@@ -6,6 +6,7 @@
 #include <linux/atomic.h>
 #include <linux/spinlock.h>
 #include <rdma/ib_verbs.h>
+#include <rdma/iw_cm.h>
 
 /*
  * ib_unregister_driver() acts on every device of a driver id, so the mock
@@ -33,6 +34,11 @@ struct mock_ibdev;
  *	 them (QP0 and QP1 on InfiniBand ports, QP1 on the RoCE port);
  *	 without it the ports have no MAD capability and the suites see
  *	 only the objects they create themselves
+ * @iwarp: give the device the iw_* ops of an iWARP driver (mock_iwarp.c):
+ *	   they record their calls and arguments in mock_ibdev.iw, fail as
+ *	   mock_ibdev_fail() says, and find QPs by number; events reach
+ *	   iw_cm through mock_iwarp_upcall(). The ports stay what they are
+ *	   otherwise (iw_cm does not look at them)
  */
 struct mock_ibdev_cfg {
 	u32 nports;
@@ -44,6 +50,7 @@ struct mock_ibdev_cfg {
 	u32 roce_port;
 	bool driver_drain;
 	bool mad;
+	bool iwarp;
 };
 
 /*
@@ -86,6 +93,14 @@ enum mock_verb {
 	MOCK_DEL_GID,
 	MOCK_CREATE_AH,
 	MOCK_DESTROY_AH,
+	MOCK_IW_ADD_REF,	/* cfg.iwarp devices only */
+	MOCK_IW_REM_REF,
+	MOCK_IW_GET_QP,
+	MOCK_IW_CONNECT,
+	MOCK_IW_ACCEPT,
+	MOCK_IW_REJECT,
+	MOCK_IW_CREATE_LISTEN,
+	MOCK_IW_DESTROY_LISTEN,
 	MOCK_VERB_NR
 };
 
@@ -186,6 +201,31 @@ struct mock_ibdev_last {
 	u32 advise_num_sge;
 };
 
+/* Private data the iWARP ops keep a copy of (the rest is cut). */
+#define MOCK_IWARP_PDATA_MAX	64
+
+/**
+ * struct mock_iwarp - what the iw_* ops of a cfg.iwarp device saw
+ * @qp_refs: iw_add_ref calls minus iw_rem_ref calls
+ * @listen_id: the id of the last iw_create_listen
+ * @backlog: its backlog
+ * @cm_id: the id of the last iw_connect, iw_accept or iw_reject
+ * @param: the parameters of the last iw_connect or iw_accept
+ * @pdata: the private data of the last iw_connect, iw_accept or iw_reject
+ * @pdata_len: its length (before the cut to MOCK_IWARP_PDATA_MAX)
+ *
+ * Written by the ops, read by the test thread once iw_cm's work is done.
+ */
+struct mock_iwarp {
+	atomic_t qp_refs;
+	struct iw_cm_id *listen_id;
+	int backlog;
+	struct iw_cm_id *cm_id;
+	struct iw_cm_conn_param param;
+	u8 pdata[MOCK_IWARP_PDATA_MAX];
+	u16 pdata_len;
+};
+
 /**
  * struct mock_ibdev - a mock device
  * @ibdev: the RDMA device; first, as ib_alloc_device() wants
@@ -203,6 +243,7 @@ struct mock_ibdev_last {
  * @qps_lock: protects @qps
  * @qps: the device's QPs (struct mock_qp), for mock_ibdev_transmit_all()
  * @transmit_all: every send completes as soon as it is posted
+ * @iw: what the iWARP ops saw (cfg.iwarp)
  */
 struct mock_ibdev {
 	struct ib_device ibdev;
@@ -219,6 +260,7 @@ struct mock_ibdev {
 	spinlock_t qps_lock;
 	struct list_head qps;
 	bool transmit_all;
+	struct mock_iwarp iw;
 };
 
 static inline struct mock_ibdev *to_mock_ibdev(struct ib_device *ibdev)
@@ -337,5 +379,10 @@ int mock_ibdev_qp_sent(struct ib_qp *qp, struct mock_sent_wr *out, int max);
 int mock_ibdev_qp_deliver(struct ib_qp *qp, const void *msg, u32 len,
 			  u32 src_qp, u16 slid);
 const struct rdma_ah_attr *mock_ibdev_ah_attr(struct ib_ah *ah);
+
+/* ---- iWARP, for the iw_cm suites (kunit/mock/mock_iwarp.c) --------------- */
+
+extern const struct ib_device_ops mock_iwarp_ops;
+int mock_iwarp_upcall(struct iw_cm_id *cm_id, const struct iw_cm_event *event);
 
 #endif /* RDMAOOT_KUNIT_MOCK_MOCK_IBDEV_H */
