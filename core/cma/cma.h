@@ -41,9 +41,10 @@
  * devices, their ports' defaults, removal), cma_pernet.c (port spaces per
  * network namespace), cma_id.c (create, reference, destroy), cma_event.c
  * (delivering events), cma_table.c (the state machine), cma_addr.c
- * (sockaddr helpers), cma_bind.c (rdma_bind_addr and port allocation),
- * cma_resolve.c (rdma_resolve_addr), cma_route.c (rdma_resolve_route on
- * RoCE, rdma_set_ib_path), cma_qp.c (the id's QP and its attributes),
+ * (sockaddr helpers), cma_bind.c (rdma_bind_addr, the device of an
+ * address, port allocation), cma_resolve.c (rdma_resolve_addr),
+ * cma_route.c (rdma_resolve_route on RoCE, rdma_set_ib_path), cma_qp.c
+ * (the id's QP and its attributes),
  * cma_options.c (the small setters and getters), cma_strings.c (event
  * and reject names), cma_pending.c (exports not built yet).
  *
@@ -180,6 +181,9 @@ void cma_pernet_exit(void);
  *	@handler_mutex
  * @work_input: the input @work feeds
  * @work_status: the status that goes with it
+ * @resolved_src: the source address the resolver found (its callback
+ *	writes it, the ADDR_OK input reads it)
+ * @resolve_used: rdma_resolve_ip() was called on @id's dev_addr before
  * @gid_type: the GID type of the source GID
  * @seq_num: the starting PSN of the id's QP (24 bits)
  * @qkey: of a UD id
@@ -215,6 +219,8 @@ struct cma_id_priv {
 	struct work_struct	work;
 	enum cma_input		work_input;
 	int			work_status;
+	struct sockaddr_storage	resolved_src;
+	bool			resolve_used;
 	enum ib_gid_type	gid_type;
 	u32			seq_num;
 	u32			qkey;
@@ -310,6 +316,17 @@ const char *cma_input_name(enum cma_input input);
 const char *cma_state_name(enum rdma_cm_state state);
 
 /* Cell handlers, by the file they live in. */
+/* cma_bind.c */
+int cma_h_bind(struct cma_id_priv *priv, struct cma_in *in);
+/* cma_resolve.c */
+int cma_h_resolve_addr(struct cma_id_priv *priv, struct cma_in *in);
+int cma_h_addr_ok(struct cma_id_priv *priv, struct cma_in *in);
+int cma_h_addr_err(struct cma_id_priv *priv, struct cma_in *in);
+/* cma_route.c */
+int cma_h_resolve_route(struct cma_id_priv *priv, struct cma_in *in);
+int cma_h_set_ib_path(struct cma_id_priv *priv, struct cma_in *in);
+int cma_h_route_ok(struct cma_id_priv *priv, struct cma_in *in);
+int cma_h_route_err(struct cma_id_priv *priv, struct cma_in *in);
 /* cma_id.c */
 int cma_h_destroy(struct cma_id_priv *priv, struct cma_in *in);
 int cma_h_device_removal(struct cma_id_priv *priv, struct cma_in *in);
@@ -318,14 +335,28 @@ int cma_h_not_yet(struct cma_id_priv *priv, struct cma_in *in);
 
 /* ---- Addresses (cma_addr.c) ------------------------------------------------- */
 
-struct sockaddr *cma_src_addr(struct cma_id_priv *priv);
-struct sockaddr *cma_dst_addr(struct cma_id_priv *priv);
+static inline struct sockaddr *cma_src_addr(struct cma_id_priv *priv)
+{
+	return (struct sockaddr *)&priv->id.route.addr.src_addr;
+}
+
+static inline struct sockaddr *cma_dst_addr(struct cma_id_priv *priv)
+{
+	return (struct sockaddr *)&priv->id.route.addr.dst_addr;
+}
+
 bool cma_addr_any(const struct sockaddr *addr);
 bool cma_addr_loopback(const struct sockaddr *addr);
 __be16 cma_addr_port(const struct sockaddr *addr);
 void cma_addr_set_port(struct sockaddr *addr, __be16 port);
 int cma_addr_cmp(const struct sockaddr *a, const struct sockaddr *b);
 bool cma_addr_family_ok(const struct sockaddr *addr);
+
+/* ---- Binding (cma_bind.c) --------------------------------------------------- */
+
+int cma_bind_device(struct cma_id_priv *priv);
+int cma_bind_port(struct cma_id_priv *priv);
+void cma_bind_release(struct cma_id_priv *priv);
 
 /* ---- Globals (cma_main.c) --------------------------------------------------- */
 

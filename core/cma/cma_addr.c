@@ -15,16 +15,6 @@
  * ids come, only the binding and resolving code has to learn them.
  */
 
-struct sockaddr *cma_src_addr(struct cma_id_priv *priv)
-{
-	return (struct sockaddr *)&priv->id.route.addr.src_addr;
-}
-
-struct sockaddr *cma_dst_addr(struct cma_id_priv *priv)
-{
-	return (struct sockaddr *)&priv->id.route.addr.dst_addr;
-}
-
 /* A family rdma_cm takes in an address. */
 bool cma_addr_family_ok(const struct sockaddr *addr)
 {

@@ -58,6 +58,37 @@ void cma_work_queue(struct cma_id_priv *priv, enum cma_input input,
 		cma_id_put(priv);
 }
 
+/*
+ * A result whose handler could not complete it (an address resolved to
+ * no local device) is an error after all.
+ */
+static enum cma_input cma_work_error_of(enum cma_input input)
+{
+	switch (input) {
+	case CMA_IN_ADDR_OK:	return CMA_IN_ADDR_ERR;
+	case CMA_IN_ROUTE_OK:	return CMA_IN_ROUTE_ERR;
+	default:		return CMA_INPUTS;
+	}
+}
+
+/*
+ * Feed @in; a success whose handler failed becomes its error input. One
+ * the state did not take (the id moved on, or is being destroyed) is
+ * dropped.
+ */
+static int cma_work_feed(struct cma_id_priv *priv, struct cma_in *in)
+{
+	enum cma_input error = cma_work_error_of(in->input);
+	int ret = cma_table_run(priv, in);
+
+	if (ret >= 0 || error == CMA_INPUTS ||
+	    !cma_table_cell(in->from, in->input)->fn)
+		return ret;
+	in->input = error;
+	in->status = ret;
+	return cma_table_run(priv, in);
+}
+
 void cma_work_fn(struct work_struct *work)
 {
 	struct cma_id_priv *priv = container_of(work, struct cma_id_priv, work);
@@ -67,7 +98,7 @@ void cma_work_fn(struct work_struct *work)
 	};
 
 	mutex_lock(&priv->handler_mutex);
-	if (cma_table_run(priv, &in) == CMA_DESTROY) {
+	if (cma_work_feed(priv, &in) == CMA_DESTROY) {
 		cma_id_put(priv);
 		cma_id_destroy_unlock(priv);
 		return;

@@ -6,6 +6,7 @@
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <net/net_namespace.h>
+#include <rdma/ib_cache.h>
 
 #include "cma/cma.h"
 
@@ -161,9 +162,13 @@ void cma_id_attach(struct cma_id_priv *priv, struct cma_device *dev)
 }
 EXPORT_SYMBOL_IF_KUNIT(cma_id_attach);
 
-/* Unbind @priv from its device, if it has one. Takes cma.lock. */
+/*
+ * Unbind @priv from its device, if it has one, and let go of its source
+ * GID entry. Takes cma.lock.
+ */
 void cma_id_detach(struct cma_id_priv *priv)
 {
+	struct rdma_dev_addr *dev_addr = &priv->id.route.addr.dev_addr;
 	struct cma_device *dev;
 
 	mutex_lock(&cma.lock);
@@ -171,6 +176,10 @@ void cma_id_detach(struct cma_id_priv *priv)
 	list_del_init(&priv->dev_node);
 	priv->dev = NULL;
 	mutex_unlock(&cma.lock);
+	if (dev_addr->sgid_attr) {
+		rdma_put_gid_attr(dev_addr->sgid_attr);
+		dev_addr->sgid_attr = NULL;
+	}
 	if (dev)
 		cma_device_put(dev);
 }
@@ -207,6 +216,7 @@ static void cma_id_free(struct cma_id_priv *priv, enum rdma_cm_state from)
 	if (priv->ib)
 		ib_destroy_cm_id(priv->ib);
 	cma_id_detach(priv);
+	cma_bind_release(priv);
 	cma_id_put(priv);
 	wait_for_completion(&priv->released);
 	kfree(priv->id.route.path_rec);

@@ -33,28 +33,28 @@
 
 static const struct cma_cell cma_table[CMA_STATES][CMA_INPUTS] = {
 	[RDMA_CM_IDLE] = {
-		[CMA_IN_BIND]		= CELL(not_yet, ADDR_BOUND),
+		[CMA_IN_BIND]		= CELL(bind, ADDR_BOUND),
 		[CMA_IN_CM_REQ]		= CELL(not_yet, CONNECT),
 		CMA_ENDS,
 	},
 	[RDMA_CM_ADDR_BOUND] = {
-		[CMA_IN_RESOLVE_ADDR]	= CELL(not_yet, ADDR_QUERY),
+		[CMA_IN_RESOLVE_ADDR]	= CELL(resolve_addr, ADDR_QUERY),
 		[CMA_IN_LISTEN]		= CELL(not_yet, LISTEN),
 		CMA_ENDS,
 	},
 	[RDMA_CM_ADDR_QUERY] = {
-		[CMA_IN_ADDR_OK]	= CELL(not_yet, ADDR_RESOLVED),
-		[CMA_IN_ADDR_ERR]	= CELL(not_yet, ADDR_BOUND),
+		[CMA_IN_ADDR_OK]	= CELL(addr_ok, ADDR_RESOLVED),
+		[CMA_IN_ADDR_ERR]	= CELL(addr_err, ADDR_BOUND),
 		CMA_ENDS,
 	},
 	[RDMA_CM_ADDR_RESOLVED] = {
-		[CMA_IN_RESOLVE_ROUTE]	= CELL(not_yet, ROUTE_QUERY),
-		[CMA_IN_SET_IB_PATH]	= CELL(not_yet, ROUTE_RESOLVED),
+		[CMA_IN_RESOLVE_ROUTE]	= CELL(resolve_route, ROUTE_QUERY),
+		[CMA_IN_SET_IB_PATH]	= CELL(set_ib_path, ROUTE_RESOLVED),
 		CMA_ENDS,
 	},
 	[RDMA_CM_ROUTE_QUERY] = {
-		[CMA_IN_ROUTE_OK]	= CELL(not_yet, ROUTE_RESOLVED),
-		[CMA_IN_ROUTE_ERR]	= CELL(not_yet, ADDR_RESOLVED),
+		[CMA_IN_ROUTE_OK]	= CELL(route_ok, ROUTE_RESOLVED),
+		[CMA_IN_ROUTE_ERR]	= CELL(route_err, ADDR_RESOLVED),
 		CMA_ENDS,
 	},
 	[RDMA_CM_ROUTE_RESOLVED] = {

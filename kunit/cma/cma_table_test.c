@@ -4,14 +4,11 @@
 #include <kunit/test.h>
 #include <linux/module.h>
 #include <linux/nsproxy.h>
-#include <net/net_namespace.h>
 #include <rdma/ib.h>
 #include <rdma/ib_cache.h>
 #include <rdma/ib_cm.h>
-#include <rdma/rdma_cm.h>
 
-#include "core/cma/cma.h"
-#include "kunit/mock/mock_ibdev.h"
+#include "kunit/cma/cma_fixture.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
@@ -30,36 +27,42 @@ struct cma_expect {
 	u8	next;
 	int	ret;	/* fed to a fresh id with no arguments */
 	bool	run;	/* the handler can run that way */
+	s8	event;	/* what the owner then hears, or NONE */
 };
 
+#define NONE	(-1)
+#define EV(e)	RDMA_CM_EVENT_##e
+
 /* A cell whose work comes in a later step: it refuses, the claim undone. */
-#define TODO(s, i, n)	{ RDMA_CM_##s, CMA_IN_##i, n, -EOPNOTSUPP, true }
+#define TODO(s, i, n)	{ RDMA_CM_##s, CMA_IN_##i, n, -EOPNOTSUPP, true, NONE }
 #define TODO_TO(s, i, n) TODO(s, i, RDMA_CM_##n)
-/* A cell built now; run by the cell test with no arguments. */
-#define DONE(s, i, n)	{ RDMA_CM_##s, CMA_IN_##i, RDMA_CM_##n, 0, true }
+/* A cell built now that runs with no arguments, and what it tells. */
+#define DONE(s, i, n, e) { RDMA_CM_##s, CMA_IN_##i, RDMA_CM_##n, 0, true, e }
+/* A cell built now that needs arguments: its own suite runs it. */
+#define ARGS(s, i, n)	{ RDMA_CM_##s, CMA_IN_##i, RDMA_CM_##n, 0, false, NONE }
 /* Device removal and destruction, taken by every live state. */
-#define ENDS(s)		DONE(s, DEVICE_REMOVAL, DEVICE_REMOVAL), \
-			DONE(s, DESTROY, DESTROYING)
+#define ENDS(s)		DONE(s, DEVICE_REMOVAL, DEVICE_REMOVAL, EV(DEVICE_REMOVAL)), \
+			DONE(s, DESTROY, DESTROYING, NONE)
 
 static const struct cma_expect cma_expects[] = {
-	TODO_TO(IDLE, BIND, ADDR_BOUND),
+	ARGS(IDLE, BIND, ADDR_BOUND),
 	TODO_TO(IDLE, CM_REQ, CONNECT),
 	ENDS(IDLE),
 
-	TODO_TO(ADDR_BOUND, RESOLVE_ADDR, ADDR_QUERY),
+	ARGS(ADDR_BOUND, RESOLVE_ADDR, ADDR_QUERY),
 	TODO_TO(ADDR_BOUND, LISTEN, LISTEN),
 	ENDS(ADDR_BOUND),
 
-	TODO_TO(ADDR_QUERY, ADDR_OK, ADDR_RESOLVED),
-	TODO_TO(ADDR_QUERY, ADDR_ERR, ADDR_BOUND),
+	ARGS(ADDR_QUERY, ADDR_OK, ADDR_RESOLVED),
+	DONE(ADDR_QUERY, ADDR_ERR, ADDR_BOUND, EV(ADDR_ERROR)),
 	ENDS(ADDR_QUERY),
 
-	TODO_TO(ADDR_RESOLVED, RESOLVE_ROUTE, ROUTE_QUERY),
-	TODO_TO(ADDR_RESOLVED, SET_IB_PATH, ROUTE_RESOLVED),
+	ARGS(ADDR_RESOLVED, RESOLVE_ROUTE, ROUTE_QUERY),
+	ARGS(ADDR_RESOLVED, SET_IB_PATH, ROUTE_RESOLVED),
 	ENDS(ADDR_RESOLVED),
 
-	TODO_TO(ROUTE_QUERY, ROUTE_OK, ROUTE_RESOLVED),
-	TODO_TO(ROUTE_QUERY, ROUTE_ERR, ADDR_RESOLVED),
+	DONE(ROUTE_QUERY, ROUTE_OK, ROUTE_RESOLVED, EV(ROUTE_RESOLVED)),
+	DONE(ROUTE_QUERY, ROUTE_ERR, ADDR_RESOLVED, EV(ROUTE_ERROR)),
 	ENDS(ROUTE_QUERY),
 
 	TODO_TO(ROUTE_RESOLVED, CONNECT, CONNECT),
@@ -84,7 +87,7 @@ static const struct cma_expect cma_expects[] = {
 	ENDS(LISTEN),
 
 	TODO(DEVICE_REMOVAL, DISCONNECT, SAME),
-	DONE(DEVICE_REMOVAL, DESTROY, DESTROYING),
+	DONE(DEVICE_REMOVAL, DESTROY, DESTROYING, NONE),
 };
 
 static const struct cma_expect *cma_expect_find(u8 state, u8 input)
@@ -95,61 +98,6 @@ static const struct cma_expect *cma_expect_find(u8 state, u8 input)
 		if (cma_expects[i].state == state && cma_expects[i].input == input)
 			return &cma_expects[i];
 	return NULL;
-}
-
-/* ---- An owner that records its events ------------------------------------ */
-
-struct owner {
-	int			count;
-	int			last;
-	enum rdma_cm_state	state_seen;	/* the id's state in the handler */
-	int			ret;		/* what the handler returns */
-};
-
-static int owner_handler(struct rdma_cm_id *id, struct rdma_cm_event *event)
-{
-	struct owner *o = id->context;
-
-	o->count++;
-	o->last = event->event;
-	o->state_seen = cma_id_state(to_cma_id(id));
-	return o->ret;
-}
-
-static struct cma_id_priv *id_new(struct kunit *test, struct owner *o,
-				  enum rdma_ucm_port_space ps,
-				  enum ib_qp_type qp_type)
-{
-	struct rdma_cm_id *id;
-
-	o->last = -1;
-	id = rdma_create_id(&init_net, owner_handler, o, ps, qp_type);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(id));
-	return to_cma_id(id);
-}
-
-/* Put an id in @state as if it had got there (the test's privilege). */
-static void id_force(struct cma_id_priv *priv, enum rdma_cm_state state)
-{
-	priv->state = state;
-}
-
-/* Destroy an id whatever state a test left it in. */
-static void id_end(struct cma_id_priv *priv)
-{
-	id_force(priv, RDMA_CM_IDLE);
-	rdma_destroy_id(&priv->id);
-}
-
-static int feed_locked(struct cma_id_priv *priv, enum cma_input input)
-{
-	struct cma_in in = { .input = input };
-	int ret;
-
-	mutex_lock(&priv->handler_mutex);
-	ret = cma_table_run(priv, &in);
-	mutex_unlock(&priv->handler_mutex);
-	return ret;
 }
 
 /* ---- rdma_cm_table --------------------------------------------------------- */
@@ -203,16 +151,16 @@ static void cma_table_cell_test(struct kunit *test)
 	int n = *(const int *)test->param_value;
 	u8 state = n / CMA_INPUTS, input = n % CMA_INPUTS;
 	const struct cma_expect *e = cma_expect_find(state, input);
-	struct owner o = {};
+	struct cma_owner o = {};
 	struct cma_id_priv *priv;
 	u8 after;
 	int ret;
 
 	if (e && !e->run)
 		kunit_skip(test, "needs arguments: tested by its own case");
-	priv = id_new(test, &o, RDMA_PS_TCP, IB_QPT_RC);
-	id_force(priv, state);
-	ret = feed_locked(priv, input);
+	priv = cma_fix_id(test, &o, RDMA_PS_TCP, IB_QPT_RC);
+	cma_fix_force(priv, state);
+	ret = cma_fix_feed(priv, input);
 	after = cma_id_state(priv);
 	if (!e) {
 		KUNIT_EXPECT_EQ(test, ret, -EINVAL);
@@ -224,42 +172,42 @@ static void cma_table_cell_test(struct kunit *test)
 		else
 			KUNIT_EXPECT_EQ(test, after, e->next);
 	}
-	/* Only device removal talks to the owner in this step. */
-	if (e && input == CMA_IN_DEVICE_REMOVAL) {
+	if (e && e->event != NONE) {
 		KUNIT_EXPECT_EQ(test, o.count, 1);
-		KUNIT_EXPECT_EQ(test, o.last, (int)RDMA_CM_EVENT_DEVICE_REMOVAL);
+		KUNIT_EXPECT_EQ(test, o.last, (int)e->event);
+		KUNIT_EXPECT_EQ(test, o.state_seen, after);
 	} else {
 		KUNIT_EXPECT_EQ(test, o.count, 0);
 	}
-	id_end(priv);
+	cma_fix_end(priv);
 }
 
 /* The owner's handler runs with the id already in the cell's next state. */
 static void cma_table_claim_test(struct kunit *test)
 {
-	struct owner o = {};
-	struct cma_id_priv *priv = id_new(test, &o, RDMA_PS_TCP, IB_QPT_RC);
+	struct cma_owner o = {};
+	struct cma_id_priv *priv = cma_fix_id(test, &o, RDMA_PS_TCP, IB_QPT_RC);
 
-	id_force(priv, RDMA_CM_ADDR_RESOLVED);
-	KUNIT_EXPECT_EQ(test, feed_locked(priv, CMA_IN_DEVICE_REMOVAL), 0);
+	cma_fix_force(priv, RDMA_CM_ADDR_RESOLVED);
+	KUNIT_EXPECT_EQ(test, cma_fix_feed(priv, CMA_IN_DEVICE_REMOVAL), 0);
 	KUNIT_EXPECT_EQ(test, o.state_seen, RDMA_CM_DEVICE_REMOVAL);
 	/* Removed twice: the second finds DEVICE_REMOVAL, which refuses. */
-	KUNIT_EXPECT_EQ(test, feed_locked(priv, CMA_IN_DEVICE_REMOVAL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, cma_fix_feed(priv, CMA_IN_DEVICE_REMOVAL), -EINVAL);
 	KUNIT_EXPECT_EQ(test, o.count, 1);
-	id_end(priv);
+	cma_fix_end(priv);
 }
 
 /* A handler asking for destruction: the engine keeps the new state. */
 static void cma_table_destroy_request_test(struct kunit *test)
 {
-	struct owner o = { .ret = -ENOMEM };
-	struct cma_id_priv *priv = id_new(test, &o, RDMA_PS_TCP, IB_QPT_RC);
+	struct cma_owner o = { .ret = -ENOMEM };
+	struct cma_id_priv *priv = cma_fix_id(test, &o, RDMA_PS_TCP, IB_QPT_RC);
 
-	id_force(priv, RDMA_CM_CONNECT);
-	KUNIT_EXPECT_EQ(test, feed_locked(priv, CMA_IN_DEVICE_REMOVAL),
+	cma_fix_force(priv, RDMA_CM_CONNECT);
+	KUNIT_EXPECT_EQ(test, cma_fix_feed(priv, CMA_IN_DEVICE_REMOVAL),
 			CMA_DESTROY);
 	KUNIT_EXPECT_EQ(test, cma_id_state(priv), RDMA_CM_DEVICE_REMOVAL);
-	id_end(priv);
+	cma_fix_end(priv);
 }
 
 /*
@@ -269,12 +217,12 @@ static void cma_table_destroy_request_test(struct kunit *test)
  */
 static void cma_table_remove_test(struct kunit *test)
 {
-	struct owner keep = {}, drop = { .ret = 1 };
-	struct cma_id_priv *a = id_new(test, &keep, RDMA_PS_TCP, IB_QPT_RC);
-	struct cma_id_priv *b = id_new(test, &drop, RDMA_PS_TCP, IB_QPT_RC);
+	struct cma_owner keep = {}, drop = { .ret = 1 };
+	struct cma_id_priv *a = cma_fix_id(test, &keep, RDMA_PS_TCP, IB_QPT_RC);
+	struct cma_id_priv *b = cma_fix_id(test, &drop, RDMA_PS_TCP, IB_QPT_RC);
 
-	id_force(a, RDMA_CM_ADDR_BOUND);
-	id_force(b, RDMA_CM_ADDR_BOUND);
+	cma_fix_force(a, RDMA_CM_ADDR_BOUND);
+	cma_fix_force(b, RDMA_CM_ADDR_BOUND);
 	cma_id_get(a);
 	cma_id_remove(a);
 	cma_id_get(b);
@@ -288,16 +236,16 @@ static void cma_table_remove_test(struct kunit *test)
 /* Nothing reaches an id being destroyed, not even its destruction. */
 static void cma_table_destroying_test(struct kunit *test)
 {
-	struct owner o = {};
-	struct cma_id_priv *priv = id_new(test, &o, RDMA_PS_TCP, IB_QPT_RC);
+	struct cma_owner o = {};
+	struct cma_id_priv *priv = cma_fix_id(test, &o, RDMA_PS_TCP, IB_QPT_RC);
 	int i;
 
-	id_force(priv, RDMA_CM_DESTROYING);
+	cma_fix_force(priv, RDMA_CM_DESTROYING);
 	for (i = 0; i < CMA_INPUTS; i++)
-		KUNIT_EXPECT_EQ_MSG(test, feed_locked(priv, i), -EINVAL, "%s",
+		KUNIT_EXPECT_EQ_MSG(test, cma_fix_feed(priv, i), -EINVAL, "%s",
 				    cma_input_name(i));
 	KUNIT_EXPECT_EQ(test, o.count, 0);
-	id_end(priv);
+	cma_fix_end(priv);
 }
 
 static struct kunit_case cma_table_cases[] = {
@@ -319,8 +267,8 @@ static struct kunit_suite cma_table_suite = {
 
 static void cma_api_create_test(struct kunit *test)
 {
-	struct owner o = {};
-	struct cma_id_priv *priv = id_new(test, &o, RDMA_PS_UDP, IB_QPT_UD);
+	struct cma_owner o = {};
+	struct cma_id_priv *priv = cma_fix_id(test, &o, RDMA_PS_UDP, IB_QPT_UD);
 	struct rdma_cm_id *uid;
 
 	KUNIT_EXPECT_PTR_EQ(test, priv->id.context, (void *)&o);
@@ -332,7 +280,7 @@ static void cma_api_create_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, priv->seq_num & ~0xffffffU, 0U);
 	rdma_destroy_id(&priv->id);
 
-	uid = rdma_create_user_id(owner_handler, &o, RDMA_PS_TCP, IB_QPT_RC);
+	uid = rdma_create_user_id(cma_owner_handler, &o, RDMA_PS_TCP, IB_QPT_RC);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(uid));
 	KUNIT_EXPECT_PTR_EQ(test, uid->route.addr.dev_addr.net,
 			    current->nsproxy->net_ns);
@@ -347,10 +295,10 @@ static void cma_api_create_test(struct kunit *test)
 
 static void cma_api_timers_test(struct kunit *test)
 {
-	struct owner o = {};
-	struct cma_id_priv *rc = id_new(test, &o, RDMA_PS_TCP, IB_QPT_RC);
-	struct cma_id_priv *ud = id_new(test, &o, RDMA_PS_UDP, IB_QPT_UD);
-	struct cma_id_priv *xi = id_new(test, &o, RDMA_PS_TCP, IB_QPT_XRC_INI);
+	struct cma_owner o = {};
+	struct cma_id_priv *rc = cma_fix_id(test, &o, RDMA_PS_TCP, IB_QPT_RC);
+	struct cma_id_priv *ud = cma_fix_id(test, &o, RDMA_PS_UDP, IB_QPT_UD);
+	struct cma_id_priv *xi = cma_fix_id(test, &o, RDMA_PS_TCP, IB_QPT_XRC_INI);
 
 	KUNIT_EXPECT_EQ(test, rdma_set_ack_timeout(&rc->id, 14), 0);
 	KUNIT_EXPECT_TRUE(test, rc->timeout_set);
@@ -397,12 +345,12 @@ static const struct { u8 state; int ret; } afonly_rules[] = {
 
 static void cma_api_reuse_afonly_test(struct kunit *test)
 {
-	struct owner o = {};
-	struct cma_id_priv *priv = id_new(test, &o, RDMA_PS_TCP, IB_QPT_RC);
+	struct cma_owner o = {};
+	struct cma_id_priv *priv = cma_fix_id(test, &o, RDMA_PS_TCP, IB_QPT_RC);
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(reuse_rules); i++) {
-		id_force(priv, reuse_rules[i].state);
+		cma_fix_force(priv, reuse_rules[i].state);
 		KUNIT_EXPECT_EQ_MSG(test, rdma_set_reuseaddr(&priv->id, 0),
 				    reuse_rules[i].off, "%s",
 				    cma_state_name(reuse_rules[i].state));
@@ -411,21 +359,21 @@ static void cma_api_reuse_afonly_test(struct kunit *test)
 				    cma_state_name(reuse_rules[i].state));
 	}
 	for (i = 0; i < ARRAY_SIZE(afonly_rules); i++) {
-		id_force(priv, afonly_rules[i].state);
+		cma_fix_force(priv, afonly_rules[i].state);
 		KUNIT_EXPECT_EQ_MSG(test, rdma_set_afonly(&priv->id, 1),
 				    afonly_rules[i].ret, "%s",
 				    cma_state_name(afonly_rules[i].state));
 	}
 	KUNIT_EXPECT_TRUE(test, priv->afonly);
 	KUNIT_EXPECT_TRUE(test, priv->afonly_set);
-	id_end(priv);
+	cma_fix_end(priv);
 }
 
 static void cma_api_service_id_test(struct kunit *test)
 {
-	struct owner o = {};
-	struct cma_id_priv *tcp = id_new(test, &o, RDMA_PS_TCP, IB_QPT_RC);
-	struct cma_id_priv *udp = id_new(test, &o, RDMA_PS_UDP, IB_QPT_UD);
+	struct cma_owner o = {};
+	struct cma_id_priv *tcp = cma_fix_id(test, &o, RDMA_PS_TCP, IB_QPT_RC);
+	struct cma_id_priv *udp = cma_fix_id(test, &o, RDMA_PS_UDP, IB_QPT_UD);
 	struct sockaddr_in sin = { .sin_family = AF_INET,
 				   .sin_port = htons(7174) };
 	struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6,
@@ -452,8 +400,8 @@ static void cma_api_service_id_test(struct kunit *test)
 
 static void cma_api_strings_test(struct kunit *test)
 {
-	struct owner o = {};
-	struct cma_id_priv *priv = id_new(test, &o, RDMA_PS_TCP, IB_QPT_RC);
+	struct cma_owner o = {};
+	struct cma_id_priv *priv = cma_fix_id(test, &o, RDMA_PS_TCP, IB_QPT_RC);
 	struct rdma_cm_event ev = {
 		.event = RDMA_CM_EVENT_REJECTED,
 		.status = IB_CM_REJ_CONSUMER_DEFINED,
@@ -482,8 +430,8 @@ static void cma_api_strings_test(struct kunit *test)
 
 static void cma_api_misc_test(struct kunit *test)
 {
-	struct owner o = {};
-	struct cma_id_priv *priv = id_new(test, &o, RDMA_PS_TCP, IB_QPT_RC);
+	struct cma_owner o = {};
+	struct cma_id_priv *priv = cma_fix_id(test, &o, RDMA_PS_TCP, IB_QPT_RC);
 	union ib_gid sgid, dgid;
 
 	memset(&sgid, 0xaa, sizeof(sgid));
@@ -501,8 +449,8 @@ static void cma_api_misc_test(struct kunit *test)
 /* The calls not built yet: the state's -EINVAL first, then -EOPNOTSUPP. */
 static void cma_api_pending_test(struct kunit *test)
 {
-	struct owner o = {};
-	struct cma_id_priv *priv = id_new(test, &o, RDMA_PS_TCP, IB_QPT_RC);
+	struct cma_owner o = {};
+	struct cma_id_priv *priv = cma_fix_id(test, &o, RDMA_PS_TCP, IB_QPT_RC);
 	struct rdma_conn_param param = {};
 	struct sockaddr_in sin = { .sin_family = AF_INET };
 
@@ -514,15 +462,15 @@ static void cma_api_pending_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rdma_accept(&priv->id, &param), -EINVAL);
 	rdma_unlock_handler(&priv->id);
 
-	id_force(priv, RDMA_CM_ROUTE_RESOLVED);
+	cma_fix_force(priv, RDMA_CM_ROUTE_RESOLVED);
 	KUNIT_EXPECT_EQ(test, rdma_connect(&priv->id, &param), -EOPNOTSUPP);
 	KUNIT_EXPECT_EQ(test, rdma_connect_ece(&priv->id, &param, NULL),
 			-EOPNOTSUPP);
 	KUNIT_EXPECT_EQ(test, cma_id_state(priv), RDMA_CM_ROUTE_RESOLVED);
-	id_force(priv, RDMA_CM_ADDR_BOUND);
+	cma_fix_force(priv, RDMA_CM_ADDR_BOUND);
 	KUNIT_EXPECT_EQ(test, rdma_listen(&priv->id, 8), -EOPNOTSUPP);
 	KUNIT_EXPECT_EQ(test, cma_id_state(priv), RDMA_CM_ADDR_BOUND);
-	id_force(priv, RDMA_CM_CONNECT);
+	cma_fix_force(priv, RDMA_CM_CONNECT);
 	KUNIT_EXPECT_EQ(test, rdma_disconnect(&priv->id), -EOPNOTSUPP);
 	rdma_lock_handler(&priv->id);
 	KUNIT_EXPECT_EQ(test, rdma_accept_ece(&priv->id, &param, NULL),
@@ -532,7 +480,7 @@ static void cma_api_pending_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rdma_join_multicast(&priv->id,
 				(struct sockaddr *)&sin, 1, NULL), -EOPNOTSUPP);
 	rdma_leave_multicast(&priv->id, (struct sockaddr *)&sin);
-	id_end(priv);
+	cma_fix_end(priv);
 }
 
 /*
@@ -541,13 +489,11 @@ static void cma_api_pending_test(struct kunit *test)
  */
 static void cma_api_device_test(struct kunit *test)
 {
-	struct mock_ibdev_cfg cfg = { .nports = 2, .roce_port = 2 };
-	struct mock_ibdev *mdev = mock_ibdev_create(&cfg);
-	struct owner o = {};
+	struct mock_ibdev *mdev = cma_fix_device(test);
+	struct cma_owner o = {};
 	struct cma_id_priv *priv;
 	struct cma_device *dev;
 
-	KUNIT_ASSERT_NOT_NULL(test, mdev);
 	dev = cma_device_of(&mdev->ibdev);
 	KUNIT_ASSERT_NOT_NULL(test, dev);
 	KUNIT_EXPECT_EQ(test, dev->nports, 2U);
@@ -557,15 +503,12 @@ static void cma_api_device_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cma_device_roce_tos(dev, 2), 0);
 	KUNIT_EXPECT_EQ(test, cma_device_gid_type(dev, 3), IB_GID_TYPE_IB);
 
-	priv = id_new(test, &o, RDMA_PS_TCP, IB_QPT_RC);
-	priv->id.port_num = 2;
-	mutex_lock(&cma.lock);
-	cma_id_attach(priv, dev);
-	mutex_unlock(&cma.lock);
+	priv = cma_fix_id(test, &o, RDMA_PS_TCP, IB_QPT_RC);
+	cma_fix_attach(priv, mdev, CMA_FIX_ROCE_PORT);
 	KUNIT_EXPECT_PTR_EQ(test, priv->id.device, &mdev->ibdev);
 	/* The owner destroys its id from the removal event: returns 1. */
 	o.ret = 1;
-	id_force(priv, RDMA_CM_ADDR_BOUND);
+	cma_fix_force(priv, RDMA_CM_ADDR_BOUND);
 	mock_ibdev_destroy(mdev);
 	KUNIT_EXPECT_EQ(test, o.count, 1);
 	KUNIT_EXPECT_EQ(test, o.last, (int)RDMA_CM_EVENT_DEVICE_REMOVAL);
