@@ -44,7 +44,9 @@
  * (sockaddr helpers), cma_bind.c (rdma_bind_addr, the device of an
  * address, port allocation), cma_resolve.c (rdma_resolve_addr),
  * cma_route.c (rdma_resolve_route on RoCE, rdma_set_ib_path), cma_qp.c
- * (the id's QP and its attributes),
+ * (the id's QP and its attributes), cma_hdr.c (the CMA header of a REQ),
+ * cma_conn.c (connect, accept, reject, disconnect, notify and the IB
+ * CM's events),
  * cma_options.c (the small setters and getters), cma_strings.c (event
  * and reject names), cma_pending.c (exports not built yet).
  *
@@ -282,6 +284,12 @@ extern struct workqueue_struct *cma_wq;
  * @timeout_ms: of a query
  * @path: rdma_set_ib_path()'s path
  * @backlog: rdma_listen()'s backlog
+ * @conn: rdma_connect()'s or rdma_accept()'s parameters (accept: may be
+ *	  NULL)
+ * @data: rdma_reject()'s private data
+ * @data_len: its length
+ * @arg: rdma_reject()'s reason, rdma_notify()'s event
+ * @cm_event: the IB CM event of a CMA_IN_CM_* input
  */
 struct cma_in {
 	enum cma_input			input;
@@ -292,6 +300,11 @@ struct cma_in {
 	unsigned long			timeout_ms;
 	struct sa_path_rec		*path;
 	int				backlog;
+	const struct rdma_conn_param	*conn;
+	const void			*data;
+	u8				data_len;
+	int				arg;
+	const struct ib_cm_event	*cm_event;
 };
 
 /*
@@ -327,6 +340,18 @@ int cma_h_resolve_route(struct cma_id_priv *priv, struct cma_in *in);
 int cma_h_set_ib_path(struct cma_id_priv *priv, struct cma_in *in);
 int cma_h_route_ok(struct cma_id_priv *priv, struct cma_in *in);
 int cma_h_route_err(struct cma_id_priv *priv, struct cma_in *in);
+/* cma_conn.c */
+int cma_h_connect(struct cma_id_priv *priv, struct cma_in *in);
+int cma_h_accept(struct cma_id_priv *priv, struct cma_in *in);
+int cma_h_reject(struct cma_id_priv *priv, struct cma_in *in);
+int cma_h_disconnect(struct cma_id_priv *priv, struct cma_in *in);
+int cma_h_notify(struct cma_id_priv *priv, struct cma_in *in);
+int cma_h_cm_rep(struct cma_id_priv *priv, struct cma_in *in);
+int cma_h_cm_established(struct cma_id_priv *priv, struct cma_in *in);
+int cma_h_cm_rej(struct cma_id_priv *priv, struct cma_in *in);
+int cma_h_cm_unreachable(struct cma_id_priv *priv, struct cma_in *in);
+int cma_h_cm_disconnect(struct cma_id_priv *priv, struct cma_in *in);
+int cma_h_cm_timewait_exit(struct cma_id_priv *priv, struct cma_in *in);
 /* cma_id.c */
 int cma_h_destroy(struct cma_id_priv *priv, struct cma_in *in);
 int cma_h_device_removal(struct cma_id_priv *priv, struct cma_in *in);
@@ -357,6 +382,22 @@ bool cma_addr_family_ok(const struct sockaddr *addr);
 int cma_bind_device(struct cma_id_priv *priv);
 int cma_bind_port(struct cma_id_priv *priv);
 void cma_bind_release(struct cma_id_priv *priv);
+
+/* ---- The QP (cma_qp.c) ------------------------------------------------------ */
+
+int cma_qp_ready(struct cma_id_priv *priv, const struct rdma_conn_param *conn);
+int cma_qp_error(struct cma_id_priv *priv);
+
+/* ---- Connections (cma_hdr.c, cma_conn.c) ------------------------------------ */
+
+/* The CMA header at the front of a REQ's private data (cma_hdr.c). */
+#define CMA_HDR_SIZE		36
+#define CMA_HDR_VERSION		0x00
+int cma_hdr_format(struct cma_id_priv *priv, void *buf);
+void cma_conn_req_param(struct cma_id_priv *priv,
+			const struct rdma_conn_param *conn,
+			struct ib_cm_req_param *req);
+int cma_conn_event(struct ib_cm_id *ib, const struct ib_cm_event *ev);
 
 /* ---- Globals (cma_main.c) --------------------------------------------------- */
 

@@ -59,12 +59,35 @@ static int cma_qp_attr_init(struct cma_id_priv *priv,
 static void cma_qp_attr_timers(struct cma_id_priv *priv,
 			       struct ib_qp_attr *attr, int mask)
 {
-	mutex_lock(&priv->qp_mutex);
+	lockdep_assert_held(&priv->qp_mutex);
 	if ((mask & IB_QP_TIMEOUT) && priv->timeout_set)
 		attr->timeout = priv->timeout;
 	if ((mask & IB_QP_MIN_RNR_TIMER) && priv->min_rnr_timer_set)
 		attr->min_rnr_timer = priv->min_rnr_timer;
-	mutex_unlock(&priv->qp_mutex);
+}
+
+/* rdma_init_qp_attr() for a caller holding the id's qp_mutex. */
+static int cma_qp_attr(struct cma_id_priv *priv, struct ib_qp_attr *attr,
+		       int *mask)
+{
+	struct rdma_cm_id *id = &priv->id;
+	int ret;
+
+	lockdep_assert_held(&priv->qp_mutex);
+	if (!id->device)
+		return -EINVAL;
+	if (!rdma_cap_ib_cm(id->device, id->port_num))
+		return -EOPNOTSUPP;
+	if (!priv->ib || id->qp_type == IB_QPT_UD)
+		ret = cma_qp_attr_init(priv, attr, mask);
+	else
+		ret = ib_cm_init_qp_attr(priv->ib, attr, mask);
+	if (ret)
+		return ret;
+	if (attr->qp_state == IB_QPS_RTR)
+		attr->rq_psn = priv->seq_num;
+	cma_qp_attr_timers(priv, attr, *mask);
+	return 0;
 }
 
 /**
@@ -89,22 +112,78 @@ int rdma_init_qp_attr(struct rdma_cm_id *id, struct ib_qp_attr *qp_attr,
 	struct cma_id_priv *priv = to_cma_id(id);
 	int ret;
 
-	if (!id->device)
-		return -EINVAL;
-	if (!rdma_cap_ib_cm(id->device, id->port_num))
-		return -EOPNOTSUPP;
-	if (!priv->ib || id->qp_type == IB_QPT_UD)
-		ret = cma_qp_attr_init(priv, qp_attr, qp_attr_mask);
-	else
-		ret = ib_cm_init_qp_attr(priv->ib, qp_attr, qp_attr_mask);
-	if (ret)
-		return ret;
-	if (qp_attr->qp_state == IB_QPS_RTR)
-		qp_attr->rq_psn = priv->seq_num;
-	cma_qp_attr_timers(priv, qp_attr, *qp_attr_mask);
-	return 0;
+	mutex_lock(&priv->qp_mutex);
+	ret = cma_qp_attr(priv, qp_attr, qp_attr_mask);
+	mutex_unlock(&priv->qp_mutex);
+	return ret;
 }
 EXPORT_SYMBOL(rdma_init_qp_attr);
+
+/*
+ * One step of the id's QP along the connection, with @conn's RDMA read
+ * depths when we accept. Under the id's qp_mutex.
+ */
+static int cma_qp_step(struct cma_id_priv *priv, enum ib_qp_state state,
+		       const struct rdma_conn_param *conn)
+{
+	struct ib_qp_attr attr = { .qp_state = state };
+	int mask, ret;
+
+	lockdep_assert_held(&priv->qp_mutex);
+	ret = cma_qp_attr(priv, &attr, &mask);
+	if (ret)
+		return ret;
+	if (conn && state == IB_QPS_RTR)
+		attr.max_dest_rd_atomic = conn->responder_resources;
+	if (conn && state == IB_QPS_RTS)
+		attr.max_rd_atomic = conn->initiator_depth;
+	return ib_modify_qp(priv->id.qp, &attr, mask);
+}
+
+/**
+ * cma_qp_ready() - Bring the id's QP to RTS for its connection
+ * @priv: the id, its IB CM exchange under way
+ * @conn: the passive side's parameters (its read depths), or NULL
+ *
+ * INIT again (the P_Key index may have changed since creation), RTR and
+ * RTS with the attributes the IB CM gives. Nothing to do without a QP
+ * of rdma_create_qp().
+ *
+ * Context: process context; takes the id's qp_mutex.
+ * Return: 0 or the errno of the first step that failed.
+ */
+int cma_qp_ready(struct cma_id_priv *priv, const struct rdma_conn_param *conn)
+{
+	static const enum ib_qp_state steps[] = {
+		IB_QPS_INIT, IB_QPS_RTR, IB_QPS_RTS,
+	};
+	int i, ret = 0;
+
+	mutex_lock(&priv->qp_mutex);
+	for (i = 0; priv->id.qp && !ret && i < ARRAY_SIZE(steps); i++)
+		ret = cma_qp_step(priv, steps[i], conn);
+	mutex_unlock(&priv->qp_mutex);
+	return ret;
+}
+
+/**
+ * cma_qp_error() - Move the id's QP, if any, to ERR
+ * @priv: the id
+ *
+ * Context: process context; takes the id's qp_mutex.
+ * Return: 0 or ib_modify_qp()'s errno.
+ */
+int cma_qp_error(struct cma_id_priv *priv)
+{
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+	int ret = 0;
+
+	mutex_lock(&priv->qp_mutex);
+	if (priv->id.qp)
+		ret = ib_modify_qp(priv->id.qp, &attr, IB_QP_STATE);
+	mutex_unlock(&priv->qp_mutex);
+	return ret;
+}
 
 /* Move @qp to @state with the id's attributes (only the state past INIT). */
 static int cma_qp_move(struct cma_id_priv *priv, struct ib_qp *qp,

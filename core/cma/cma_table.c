@@ -19,8 +19,9 @@
  * 6.1, which one cell could not express.
  *
  * Cells whose handler is cma_h_not_yet are the design of the coming steps
- * (listen, connect, accept and the IB CM events): their transitions are
- * fixed and tested, their handlers refuse with -EOPNOTSUPP for now.
+ * (listening, and the new id a listener makes of a REQ): their
+ * transitions are fixed and tested, their handlers refuse with
+ * -EOPNOTSUPP for now.
  */
 
 #define CELL(fn, next)	{ cma_h_##fn, RDMA_CM_##next }
@@ -58,25 +59,25 @@ static const struct cma_cell cma_table[CMA_STATES][CMA_INPUTS] = {
 		CMA_ENDS,
 	},
 	[RDMA_CM_ROUTE_RESOLVED] = {
-		[CMA_IN_CONNECT]	= CELL(not_yet, CONNECT),
+		[CMA_IN_CONNECT]	= CELL(connect, CONNECT),
 		CMA_ENDS,
 	},
 	[RDMA_CM_CONNECT] = {
-		[CMA_IN_ACCEPT]		= STAY(not_yet),
-		[CMA_IN_REJECT]		= STAY(not_yet),
-		[CMA_IN_DISCONNECT]	= STAY(not_yet),
-		[CMA_IN_NOTIFY]		= STAY(not_yet),
-		[CMA_IN_CM_REP]		= STAY(not_yet),
-		[CMA_IN_CM_ESTABLISHED]	= STAY(not_yet),
-		[CMA_IN_CM_REJ]		= STAY(not_yet),
-		[CMA_IN_CM_UNREACHABLE]	= STAY(not_yet),
-		[CMA_IN_CM_DISCONNECT]	= CELL(not_yet, DISCONNECT),
+		[CMA_IN_ACCEPT]		= STAY(accept),
+		[CMA_IN_REJECT]		= STAY(reject),
+		[CMA_IN_DISCONNECT]	= STAY(disconnect),
+		[CMA_IN_NOTIFY]		= STAY(notify),
+		[CMA_IN_CM_REP]		= STAY(cm_rep),
+		[CMA_IN_CM_ESTABLISHED]	= STAY(cm_established),
+		[CMA_IN_CM_REJ]		= STAY(cm_rej),
+		[CMA_IN_CM_UNREACHABLE]	= STAY(cm_unreachable),
+		[CMA_IN_CM_DISCONNECT]	= CELL(cm_disconnect, DISCONNECT),
 		CMA_ENDS,
 	},
 	[RDMA_CM_DISCONNECT] = {
-		[CMA_IN_DISCONNECT]	= STAY(not_yet),
-		[CMA_IN_NOTIFY]		= STAY(not_yet),
-		[CMA_IN_CM_TIMEWAIT_EXIT] = STAY(not_yet),
+		[CMA_IN_DISCONNECT]	= STAY(disconnect),
+		[CMA_IN_NOTIFY]		= STAY(notify),
+		[CMA_IN_CM_TIMEWAIT_EXIT] = STAY(cm_timewait_exit),
 		CMA_ENDS,
 	},
 	[RDMA_CM_LISTEN] = {
@@ -84,7 +85,7 @@ static const struct cma_cell cma_table[CMA_STATES][CMA_INPUTS] = {
 	},
 	[RDMA_CM_DEVICE_REMOVAL] = {
 		/* ULPs tear down from their DEVICE_REMOVAL handler. */
-		[CMA_IN_DISCONNECT]	= STAY(not_yet),
+		[CMA_IN_DISCONNECT]	= STAY(disconnect),
 		[CMA_IN_DESTROY]	= CELL(destroy, DESTROYING),
 	},
 	[RDMA_CM_DESTROYING] = {

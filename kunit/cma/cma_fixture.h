@@ -24,6 +24,7 @@
  * @status: its status
  * @state_seen: the id's state while the handler ran
  * @ret: what the handler returns (non-zero: destroy the id)
+ * @copy: if set, the last event is copied there
  * @event: completed on every event
  */
 struct cma_owner {
@@ -32,6 +33,7 @@ struct cma_owner {
 	int			status;
 	enum rdma_cm_state	state_seen;
 	int			ret;
+	struct rdma_cm_event	*copy;
 	struct completion	event;
 };
 
@@ -44,6 +46,8 @@ static inline int cma_owner_handler(struct rdma_cm_id *id,
 	o->last = event->event;
 	o->status = event->status;
 	o->state_seen = cma_id_state(to_cma_id(id));
+	if (o->copy)
+		*o->copy = *event;
 	complete(&o->event);
 	return o->ret;
 }
