@@ -394,6 +394,9 @@ int cma_qp_error(struct cma_id_priv *priv);
 #define CMA_HDR_SIZE		36
 #define CMA_HDR_VERSION		0x00
 int cma_hdr_format(struct cma_id_priv *priv, void *buf);
+int cma_hdr_parse(const void *data, __be64 service_id,
+		  struct sockaddr_storage *src, struct sockaddr_storage *dst);
+bool cma_hdr_match(struct cma_id_priv *priv, const void *data);
 void cma_conn_req_param(struct cma_id_priv *priv,
 			const struct rdma_conn_param *conn,
 			struct ib_cm_req_param *req);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite rdma_cm_conn: the CMA header's bytes, the REQ an id sends, the IB CM's events as the owner hears them, errnos. */
+/* KUnit suite rdma_cm_conn: the REQ an id sends, the IB CM's events as the owner hears them, errnos. */
 
 #include <kunit/test.h>
 #include <linux/in.h>
@@ -12,7 +12,7 @@
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
 /*
- * The header bytes are CM-UVERBS 2c's; the REQ's fields its 0.3 and 0.4
+ * The REQ's fields are CM-UVERBS 0.3 and 0.4's
  * (timeouts 20, 15 retries, the service ID of the port space and port);
  * the events 2e's table (REJECTED reports 148 bytes, REP-based events
  * 196). IB CM events are handed to rdma_cm's handler as the IB CM would,
@@ -44,35 +44,6 @@ static void ids_addrs(struct cma_id_priv *priv, bool v6)
 	s6->sin6_addr.s6_addr[15] = 1;
 	d6->sin6_addr.s6_addr[0] = 0xfd;
 	d6->sin6_addr.s6_addr[15] = 2;
-}
-
-static void cma_conn_hdr_test(struct kunit *test)
-{
-	static const u8 v4[CMA_HDR_SIZE] = {
-		0x00, 0x40, 0x12, 0x34,
-		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 192, 168, 0, 1,
-		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 192, 168, 0, 2,
-	};
-	static const u8 v6[CMA_HDR_SIZE] = {
-		0x00, 0x60, 0x43, 0x21,
-		0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1,
-		0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2,
-	};
-	struct cma_owner o = {};
-	struct cma_id_priv *priv = cma_fix_id(test, &o, RDMA_PS_TCP, IB_QPT_RC);
-	u8 buf[CMA_HDR_SIZE];
-
-	ids_addrs(priv, false);
-	memset(buf, 0xee, sizeof(buf));
-	KUNIT_ASSERT_EQ(test, cma_hdr_format(priv, buf), 0);
-	KUNIT_EXPECT_EQ(test, memcmp(buf, v4, sizeof(v4)), 0);
-	ids_addrs(priv, true);
-	KUNIT_ASSERT_EQ(test, cma_hdr_format(priv, buf), 0);
-	KUNIT_EXPECT_EQ(test, memcmp(buf, v6, sizeof(v6)), 0);
-	cma_src_addr(priv)->sa_family = AF_IB;
-	KUNIT_EXPECT_EQ(test, cma_hdr_format(priv, buf), -EAFNOSUPPORT);
-	cma_src_addr(priv)->sa_family = AF_INET6;
-	rdma_destroy_id(&priv->id);
 }
 
 static void cma_conn_req_test(struct kunit *test)
@@ -289,7 +260,6 @@ static void cma_conn_errnos_test(struct kunit *test)
 }
 
 static struct kunit_case cma_conn_cases[] = {
-	KUNIT_CASE(cma_conn_hdr_test),
 	KUNIT_CASE(cma_conn_req_test),
 	KUNIT_CASE(cma_conn_events_test),
 	KUNIT_CASE(cma_conn_rep_data_test),
