@@ -40,7 +40,7 @@ modules:
 sparse:
 	@test -d $(KDIR) || { echo "no kernel build tree at $(KDIR): run 'make deps' first" >&2; exit 1; }
 	@$(KMAKE) C=2 modules 2>&1 | tee $(TOP)/.sparse.log
-	@if grep -E '(warning|error):' $(TOP)/.sparse.log; then \
+	@if grep -E '(warning|error|ERROR):' $(TOP)/.sparse.log; then \
 		echo "sparse reported the lines above" >&2; exit 1; fi
 	@echo "sparse: clean"
 

@@ -194,6 +194,12 @@ void cm_req_event_fill(struct cm_id_priv *priv, const struct cm_in *in,
 		cm_req_path_parse(req, &req->alternate, &paths[1], roce);
 		p->alternate_path = &paths[1];
 	}
+	/*
+	 * On RoCE the GID entry the REQ came in on: rdma_cm finds the net
+	 * device and the listener's address by it. It lives with the id's
+	 * address vector (made from the REQ's work completion).
+	 */
+	p->ppath_sgid_attr = roce ? priv->av.ah_attr.grh.sgid_attr : NULL;
 	p->remote_ca_guid = cpu_to_be64(req->local_ca_guid);
 	p->remote_qkey = req->local_qkey;
 	p->remote_qpn = req->local_qpn;

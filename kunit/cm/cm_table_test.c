@@ -233,6 +233,7 @@ struct events {
 	int count;
 	int last;
 	struct ib_cm_id *new_id;
+	const struct ib_gid_attr *sgid_attr;	/* of the REQ_RECEIVED */
 };
 
 static int record_event(struct ib_cm_id *cm_id, const struct ib_cm_event *ev)
@@ -242,8 +243,10 @@ static int record_event(struct ib_cm_id *cm_id, const struct ib_cm_event *ev)
 	if (e) {
 		e->count++;
 		e->last = ev->event;
-		if (ev->event == IB_CM_REQ_RECEIVED)
+		if (ev->event == IB_CM_REQ_RECEIVED) {
 			e->new_id = cm_id;
+			e->sgid_attr = ev->param.req_rcvd.ppath_sgid_attr;
+		}
 	}
 	return 0;
 }
@@ -665,6 +668,8 @@ static void cm_recv_listen_req_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, ev.new_id);
 	KUNIT_EXPECT_EQ(test, ev.new_id->state, IB_CM_REQ_RCVD);
 	KUNIT_EXPECT_EQ(test, be32_to_cpu(ev.new_id->remote_id), 0x77U);
+	/* An IB address vector: no GID entry to report. */
+	KUNIT_EXPECT_PTR_EQ(test, ev.sgid_attr, NULL);
 
 	KUNIT_EXPECT_EQ(test, cm_recv_mad(&fake_port, cm_mad(test, CM_MSG_REQ, &req)), 0);
 	expect_count(test, CM_COUNT_RX_DUP, CM_MSG_REQ, 1);
@@ -680,6 +685,51 @@ static void cm_recv_listen_req_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, wire.last.msg.rej.reason,
 			(u16)IB_CM_REJ_CONSUMER_DEFINED);
 	ib_destroy_cm_id(listen);
+}
+
+/* The GID entry of the fake RoCE address vector below. */
+static struct ib_gid_attr roce_sgid_attr = { .port_num = 1 };
+
+/* A REQ's address vector as RoCE makes it: with the GID it came in on. */
+static int roce_av_from_wc(struct cm_av *av, const struct cm_in *in)
+{
+	av->port = in->port;
+	av->valid = true;
+	av->ah_attr.type = RDMA_AH_ATTR_TYPE_ROCE;
+	av->ah_attr.grh.sgid_attr = &roce_sgid_attr;
+	return 0;
+}
+
+/*
+ * On RoCE the REQ_RECEIVED event names that GID entry (ppath_sgid_attr),
+ * as 6.1's does: rdma_cm finds the net device and the listener by it.
+ */
+static void cm_recv_roce_sgid_attr_test(struct kunit *test)
+{
+	struct cm_wire_ops roce_wire = fake_wire;
+	struct events ev = { .last = NONE };
+	struct cm_msg_req req = { .local_comm_id = 0x277, .service_id = 0x4444,
+				  .local_qpn = 0x299, .local_ca_guid = 0x255 };
+	struct ib_cm_id *listen;
+	struct cm_id_priv *priv;
+
+	roce_wire.av_from_wc = roce_av_from_wc;
+	cm_wire_set(&roce_wire);
+	listen = ib_create_cm_id(&fake_dev, record_event, &ev);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(listen));
+	KUNIT_ASSERT_EQ(test, ib_cm_listen(listen, cpu_to_be64(0x4444)), 0);
+	KUNIT_EXPECT_EQ(test, cm_recv_mad(&fake_port, cm_mad(test, CM_MSG_REQ, &req)), 0);
+	flush_workqueue(cm.wq);
+	KUNIT_ASSERT_NOT_NULL(test, ev.new_id);
+	KUNIT_EXPECT_PTR_EQ(test, ev.sgid_attr, &roce_sgid_attr);
+
+	/* The attr is not a real GID entry: no reference to drop. */
+	priv = to_cm_id_priv(ev.new_id);
+	priv->av.ah_attr.grh.sgid_attr = NULL;
+	priv->av.valid = false;
+	ib_destroy_cm_id(ev.new_id);
+	ib_destroy_cm_id(listen);
+	cm_wire_set(&fake_wire);
 }
 
 /*
@@ -768,6 +818,7 @@ static struct kunit_case cm_recv_cases[] = {
 	KUNIT_CASE(cm_recv_unknown_id_test),
 	KUNIT_CASE(cm_recv_no_listener_test),
 	KUNIT_CASE(cm_recv_listen_req_test),
+	KUNIT_CASE(cm_recv_roce_sgid_attr_test),
 	KUNIT_CASE(cm_recv_counters_test),
 	{}
 };

@@ -1,0 +1,420 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* core/cma/: the RDMA connection manager's ids, devices, port spaces and state table, as the files of rdma_cm see them. */
+#ifndef RDMAOOT_CORE_CMA_CMA_H
+#define RDMAOOT_CORE_CMA_CMA_H
+
+#include <linux/completion.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/refcount.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+#include <linux/xarray.h>
+#include <rdma/ib_cm.h>
+#include <rdma/rdma_cm.h>
+#include <rdma/restrack.h>
+
+/*
+ * Shape of rdma_cm
+ *
+ * An id (struct cma_id_priv, cma_id.c) is one end of one connection, a
+ * listener, or an address being resolved. Everything that can happen to
+ * it is an input (enum cma_input): a call of its owner, the result of an
+ * address or route query, an event of its IB CM id, the removal of its
+ * device, its destruction. cma_table.c maps (state, input) to one handler
+ * and the state that follows; its engine is the only code that writes
+ * cma_id_priv.state.
+ *
+ * Unlike ib_cm's, these handlers may sleep (they call ib_cm, the address
+ * resolver, the verbs), so the engine cannot hold a spinlock around them.
+ * It claims the transition first (the id is in the next state while the
+ * handler runs, so a result that races with the call finds it there), and
+ * puts the id back where it was if the handler fails and nothing else
+ * moved it meanwhile. A claim that finds another state refuses: two
+ * racing calls cannot both take one transition.
+ *
+ * Events reach the owner's handler with the id's handler_mutex held, one
+ * at a time. The owner may call the API from inside its handler; it must
+ * not destroy the id there, but returns non-zero to have it destroyed.
+ *
+ * Files: cma_main.c (module init/exit), cma_device.c (the ib_client:
+ * devices, their ports' defaults, removal), cma_pernet.c (port spaces per
+ * network namespace), cma_id.c (create, reference, destroy), cma_event.c
+ * (delivering events), cma_table.c (the state machine), cma_addr.c
+ * (sockaddr helpers), cma_bind.c (rdma_bind_addr, the device of an
+ * address, port allocation), cma_resolve.c (rdma_resolve_addr),
+ * cma_route.c (rdma_resolve_route on RoCE, rdma_set_ib_path), cma_qp.c
+ * (the id's QP and its attributes), cma_hdr.c (the CMA header of a REQ),
+ * cma_conn.c (connect, accept, reject, disconnect, notify and the IB
+ * CM's events),
+ * cma_options.c (the small setters and getters), cma_strings.c (event
+ * and reject names), cma_pending.c (exports not built yet).
+ *
+ * Locks, outermost first: cma_id_priv.handler_mutex (event delivery and
+ * destruction), cma.lock (devices, bind lists, device id lists),
+ * cma_id_priv.qp_mutex (the QP and the options it is built from),
+ * cma_id_priv.lock (the state).
+ */
+
+/* ---- States and inputs ---------------------------------------------------- */
+
+/* An id's state: 6.1's values (cma_priv.h); restrack and tracing show them. */
+enum rdma_cm_state {
+	RDMA_CM_IDLE = 0,
+	RDMA_CM_ADDR_QUERY = 1,
+	RDMA_CM_ADDR_RESOLVED = 2,
+	RDMA_CM_ROUTE_QUERY = 3,
+	RDMA_CM_ROUTE_RESOLVED = 4,
+	RDMA_CM_CONNECT = 5,
+	RDMA_CM_DISCONNECT = 6,
+	RDMA_CM_ADDR_BOUND = 7,
+	RDMA_CM_LISTEN = 8,
+	RDMA_CM_DEVICE_REMOVAL = 9,
+	RDMA_CM_DESTROYING = 10,
+};
+
+#define CMA_STATES	(RDMA_CM_DESTROYING + 1)
+/* The state a cell leaves alone. */
+#define CMA_SAME	0xff
+
+enum cma_input {
+	/*
+	 * The owner's calls: rdma_bind_addr(), rdma_resolve_addr(),
+	 * rdma_resolve_route(), rdma_set_ib_path(), rdma_listen(),
+	 * rdma_connect*(), rdma_accept*(), rdma_reject(), rdma_disconnect(),
+	 * rdma_notify().
+	 */
+	CMA_IN_BIND, CMA_IN_RESOLVE_ADDR, CMA_IN_RESOLVE_ROUTE,
+	CMA_IN_SET_IB_PATH, CMA_IN_LISTEN, CMA_IN_CONNECT, CMA_IN_ACCEPT,
+	CMA_IN_REJECT, CMA_IN_DISCONNECT, CMA_IN_NOTIFY,
+	/* Results of the queries the calls started. */
+	CMA_IN_ADDR_OK, CMA_IN_ADDR_ERR, CMA_IN_ROUTE_OK, CMA_IN_ROUTE_ERR,
+	/*
+	 * Events of the id's IB CM id, by what they mean to rdma_cm: a new id
+	 * made for a REQ a listener took; REP_RECEIVED; RTU_RECEIVED or
+	 * USER_ESTABLISHED; REJ_RECEIVED; REQ_ERROR or REP_ERROR; DREQ_RECEIVED,
+	 * DREP_RECEIVED or DREQ_ERROR; TIMEWAIT_EXIT.
+	 */
+	CMA_IN_CM_REQ, CMA_IN_CM_REP, CMA_IN_CM_ESTABLISHED, CMA_IN_CM_REJ,
+	CMA_IN_CM_UNREACHABLE, CMA_IN_CM_DISCONNECT, CMA_IN_CM_TIMEWAIT_EXIT,
+	/* The device goes away; the owner destroys the id. */
+	CMA_IN_DEVICE_REMOVAL, CMA_IN_DESTROY,
+	CMA_INPUTS,
+};
+
+/* ---- Devices (cma_device.c) ------------------------------------------------ */
+
+/**
+ * struct cma_port_defaults - what ids on one port get unless told otherwise
+ * @gid_type: the RoCE GID type of their source GID
+ * @roce_tos: the type of service of their RoCE traffic
+ */
+struct cma_port_defaults {
+	enum ib_gid_type	gid_type;
+	u8			roce_tos;
+};
+
+/**
+ * struct cma_device - rdma_cm's client data of one device
+ * @device: the device
+ * @node: in cma.devices (cma.lock)
+ * @ids: the ids bound to it (cma_id_priv.dev_node, cma.lock)
+ * @refs: the client's, and one per id bound to it
+ * @released: completed when @refs reaches zero
+ * @nports: entries of @ports, by port number - rdma_start_port()
+ * @ports: per port defaults
+ */
+struct cma_device {
+	struct ib_device		*device;
+	struct list_head		node;
+	struct list_head		ids;
+	refcount_t			refs;
+	struct completion		released;
+	u32				nports;
+	struct cma_port_defaults	ports[];
+};
+
+void cma_device_get(struct cma_device *dev);
+void cma_device_put(struct cma_device *dev);
+enum ib_gid_type cma_device_gid_type(struct cma_device *dev, u32 port);
+u8 cma_device_roce_tos(struct cma_device *dev, u32 port);
+struct cma_device *cma_device_of(struct ib_device *device);
+int cma_device_init(void);
+void cma_device_exit(void);
+
+/* ---- Port spaces (cma_pernet.c) -------------------------------------------- */
+
+/**
+ * struct cma_bind - the ids bound to one port of one port space
+ * @ps: the port space
+ * @port: the port, host order
+ * @owners: the ids (cma_id_priv.bind_node), under cma.lock
+ */
+struct cma_bind {
+	enum rdma_ucm_port_space	ps;
+	unsigned short			port;
+	struct hlist_head		owners;
+};
+
+struct xarray *cma_ps_xa(struct net *net, enum rdma_ucm_port_space ps);
+int cma_pernet_init(void);
+void cma_pernet_exit(void);
+
+/* ---- The id (cma_id.c) ------------------------------------------------------ */
+
+/**
+ * struct cma_id_priv - an rdma_cm_id as rdma_cm keeps it
+ * @id: what the owner sees
+ * @state: enum rdma_cm_state; written by cma_table.c only, under @lock
+ * @lock: protects @state, @reuseaddr, @afonly and @afonly_set
+ * @handler_mutex: held while the owner's handler runs and while the id is
+ *	destroyed: no event reaches an id being destroyed
+ * @qp_mutex: protects @id.qp and the options it is built from (@tos,
+ *	@timeout, @min_rnr_timer and their _set flags)
+ * @refs: the owner's, one per piece of work in flight (a query, a work
+ *	item, an event being delivered)
+ * @released: completed when @refs reaches zero
+ * @dev: the device the id is bound to, or NULL (cma.lock to change)
+ * @dev_node: in @dev's ids (cma.lock)
+ * @bind: the port the id is bound to, or NULL (cma.lock)
+ * @bind_node: in @bind's owners (cma.lock)
+ * @ib: the IB CM id of a connection or listener, or NULL
+ * @work: runs a route result (and other deferred inputs) under
+ *	@handler_mutex
+ * @work_input: the input @work feeds
+ * @work_status: the status that goes with it
+ * @resolved_src: the source address the resolver found (its callback
+ *	writes it, the ADDR_OK input reads it)
+ * @resolve_used: rdma_resolve_ip() was called on @id's dev_addr before
+ * @gid_type: the GID type of the source GID
+ * @seq_num: the starting PSN of the id's QP (24 bits)
+ * @qkey: of a UD id
+ * @qp_num: a user-created QP's number (no @id.qp)
+ * @srq: that QP has an SRQ
+ * @backlog: of a listener
+ * @timeout_ms: of the address or route query in flight
+ * @tos: the type of service set by rdma_set_service_type()
+ * @tos_set: @tos was set
+ * @timeout: the local ACK timeout set by rdma_set_ack_timeout()
+ * @timeout_set: @timeout was set
+ * @min_rnr_timer: set by rdma_set_min_rnr_timer()
+ * @min_rnr_timer_set: @min_rnr_timer was set
+ * @reuseaddr: binding may share the port (rdma_set_reuseaddr())
+ * @afonly: an IPv6 wildcard does not take IPv4 (rdma_set_afonly())
+ * @afonly_set: @afonly was set; otherwise the netns's bindv6only decides
+ * @ece: ECE the owner offered or the peer sent
+ * @res: for rdma_res_to_id(); never added to restrack (not done yet)
+ */
+struct cma_id_priv {
+	struct rdma_cm_id	id;
+	enum rdma_cm_state	state;
+	spinlock_t		lock;
+	struct mutex		handler_mutex;
+	struct mutex		qp_mutex;
+	refcount_t		refs;
+	struct completion	released;
+	struct cma_device	*dev;
+	struct list_head	dev_node;
+	struct cma_bind		*bind;
+	struct hlist_node	bind_node;
+	struct ib_cm_id		*ib;
+	struct work_struct	work;
+	enum cma_input		work_input;
+	int			work_status;
+	struct sockaddr_storage	resolved_src;
+	bool			resolve_used;
+	enum ib_gid_type	gid_type;
+	u32			seq_num;
+	u32			qkey;
+	u32			qp_num;
+	u8			srq;
+	int			backlog;
+	unsigned long		timeout_ms;
+	u8			tos;
+	bool			tos_set;
+	u8			timeout;
+	bool			timeout_set;
+	u8			min_rnr_timer;
+	bool			min_rnr_timer_set;
+	bool			reuseaddr;
+	bool			afonly;
+	bool			afonly_set;
+	struct rdma_ucm_ece	ece;
+	struct rdma_restrack_entry res;
+};
+
+static inline struct cma_id_priv *to_cma_id(struct rdma_cm_id *id)
+{
+	return container_of(id, struct cma_id_priv, id);
+}
+
+struct cma_id_priv *cma_id_alloc(struct net *net,
+				 rdma_cm_event_handler handler, void *context,
+				 enum rdma_ucm_port_space ps,
+				 enum ib_qp_type qp_type);
+void cma_id_get(struct cma_id_priv *priv);
+void cma_id_put(struct cma_id_priv *priv);
+/* Destroy @priv, whose handler_mutex the caller holds and this releases. */
+void cma_id_destroy_unlock(struct cma_id_priv *priv);
+void cma_id_remove(struct cma_id_priv *priv);
+enum rdma_cm_state cma_id_state(struct cma_id_priv *priv);
+void cma_id_attach(struct cma_id_priv *priv, struct cma_device *dev);
+void cma_id_detach(struct cma_id_priv *priv);
+struct net *cma_id_net(struct cma_id_priv *priv);
+
+/* ---- Events (cma_event.c) --------------------------------------------------- */
+
+int cma_event_deliver(struct cma_id_priv *priv, struct rdma_cm_event *event);
+int cma_event_simple(struct cma_id_priv *priv, enum rdma_cm_event_type type,
+		     int status);
+void cma_work_queue(struct cma_id_priv *priv, enum cma_input input,
+		    int status);
+void cma_work_fn(struct work_struct *work);
+extern struct workqueue_struct *cma_wq;
+
+/* ---- The state table (cma_table.c) ------------------------------------------ */
+
+/**
+ * struct cma_in - one input to the table
+ * @input: what happened
+ * @from: the state the id was in (set by the engine for the handler)
+ * @status: a result's status
+ * @addr: rdma_bind_addr()'s or rdma_resolve_addr()'s source address
+ * @dst: rdma_resolve_addr()'s destination
+ * @timeout_ms: of a query
+ * @path: rdma_set_ib_path()'s path
+ * @backlog: rdma_listen()'s backlog
+ * @conn: rdma_connect()'s or rdma_accept()'s parameters (accept: may be
+ *	  NULL)
+ * @data: rdma_reject()'s private data
+ * @data_len: its length
+ * @arg: rdma_reject()'s reason, rdma_notify()'s event
+ * @cm_event: the IB CM event of a CMA_IN_CM_* input
+ */
+struct cma_in {
+	enum cma_input			input;
+	u8				from;
+	int				status;
+	struct sockaddr			*addr;
+	const struct sockaddr		*dst;
+	unsigned long			timeout_ms;
+	struct sa_path_rec		*path;
+	int				backlog;
+	const struct rdma_conn_param	*conn;
+	const void			*data;
+	u8				data_len;
+	int				arg;
+	const struct ib_cm_event	*cm_event;
+};
+
+/*
+ * A handler of one cell. 0: the id stays in the cell's next state;
+ * a negative errno: the id goes back to @in->from (unless something else
+ * moved it meanwhile) and a call returns the errno; CMA_DESTROY: the owner's
+ * handler asked for the id to be destroyed (the caller, who holds the
+ * handler_mutex, does it).
+ */
+#define CMA_DESTROY	1
+typedef int (*cma_cell_fn)(struct cma_id_priv *priv, struct cma_in *in);
+
+struct cma_cell {
+	cma_cell_fn	fn;
+	u8		next;
+};
+
+const struct cma_cell *cma_table_cell(enum rdma_cm_state state,
+				      enum cma_input input);
+int cma_table_run(struct cma_id_priv *priv, struct cma_in *in);
+const char *cma_input_name(enum cma_input input);
+const char *cma_state_name(enum rdma_cm_state state);
+
+/* Cell handlers, by the file they live in. */
+/* cma_bind.c */
+int cma_h_bind(struct cma_id_priv *priv, struct cma_in *in);
+/* cma_resolve.c */
+int cma_h_resolve_addr(struct cma_id_priv *priv, struct cma_in *in);
+int cma_h_addr_ok(struct cma_id_priv *priv, struct cma_in *in);
+int cma_h_addr_err(struct cma_id_priv *priv, struct cma_in *in);
+/* cma_route.c */
+int cma_h_resolve_route(struct cma_id_priv *priv, struct cma_in *in);
+int cma_h_set_ib_path(struct cma_id_priv *priv, struct cma_in *in);
+int cma_h_route_ok(struct cma_id_priv *priv, struct cma_in *in);
+int cma_h_route_err(struct cma_id_priv *priv, struct cma_in *in);
+/* cma_conn.c */
+int cma_h_connect(struct cma_id_priv *priv, struct cma_in *in);
+int cma_h_accept(struct cma_id_priv *priv, struct cma_in *in);
+int cma_h_reject(struct cma_id_priv *priv, struct cma_in *in);
+int cma_h_disconnect(struct cma_id_priv *priv, struct cma_in *in);
+int cma_h_notify(struct cma_id_priv *priv, struct cma_in *in);
+int cma_h_cm_rep(struct cma_id_priv *priv, struct cma_in *in);
+int cma_h_cm_established(struct cma_id_priv *priv, struct cma_in *in);
+int cma_h_cm_rej(struct cma_id_priv *priv, struct cma_in *in);
+int cma_h_cm_unreachable(struct cma_id_priv *priv, struct cma_in *in);
+int cma_h_cm_disconnect(struct cma_id_priv *priv, struct cma_in *in);
+int cma_h_cm_timewait_exit(struct cma_id_priv *priv, struct cma_in *in);
+/* cma_id.c */
+int cma_h_destroy(struct cma_id_priv *priv, struct cma_in *in);
+int cma_h_device_removal(struct cma_id_priv *priv, struct cma_in *in);
+/* cma_pending.c: inputs whose handlers are not built yet */
+int cma_h_not_yet(struct cma_id_priv *priv, struct cma_in *in);
+
+/* ---- Addresses (cma_addr.c) ------------------------------------------------- */
+
+static inline struct sockaddr *cma_src_addr(struct cma_id_priv *priv)
+{
+	return (struct sockaddr *)&priv->id.route.addr.src_addr;
+}
+
+static inline struct sockaddr *cma_dst_addr(struct cma_id_priv *priv)
+{
+	return (struct sockaddr *)&priv->id.route.addr.dst_addr;
+}
+
+bool cma_addr_any(const struct sockaddr *addr);
+bool cma_addr_loopback(const struct sockaddr *addr);
+__be16 cma_addr_port(const struct sockaddr *addr);
+void cma_addr_set_port(struct sockaddr *addr, __be16 port);
+int cma_addr_cmp(const struct sockaddr *a, const struct sockaddr *b);
+bool cma_addr_family_ok(const struct sockaddr *addr);
+
+/* ---- Binding (cma_bind.c) --------------------------------------------------- */
+
+int cma_bind_device(struct cma_id_priv *priv);
+int cma_bind_port(struct cma_id_priv *priv);
+void cma_bind_release(struct cma_id_priv *priv);
+
+/* ---- The QP (cma_qp.c) ------------------------------------------------------ */
+
+int cma_qp_ready(struct cma_id_priv *priv, const struct rdma_conn_param *conn);
+int cma_qp_error(struct cma_id_priv *priv);
+
+/* ---- Connections (cma_hdr.c, cma_conn.c) ------------------------------------ */
+
+/* The CMA header at the front of a REQ's private data (cma_hdr.c). */
+#define CMA_HDR_SIZE		36
+#define CMA_HDR_VERSION		0x00
+int cma_hdr_format(struct cma_id_priv *priv, void *buf);
+int cma_hdr_parse(const void *data, __be64 service_id,
+		  struct sockaddr_storage *src, struct sockaddr_storage *dst);
+bool cma_hdr_match(struct cma_id_priv *priv, const void *data);
+void cma_conn_req_param(struct cma_id_priv *priv,
+			const struct rdma_conn_param *conn,
+			struct ib_cm_req_param *req);
+int cma_conn_event(struct ib_cm_id *ib, const struct ib_cm_event *ev);
+
+/* ---- Globals (cma_main.c) --------------------------------------------------- */
+
+/**
+ * struct cma_globals - what rdma_cm shares between its ids
+ * @lock: protects @devices, each device's ids, every cma_bind's owners
+ *	and the port spaces' contents
+ * @devices: the cma_devices (cma_device.node)
+ */
+struct cma_globals {
+	struct mutex		lock;
+	struct list_head	devices;
+};
+
+extern struct cma_globals cma;
+
+#endif /* RDMAOOT_CORE_CMA_CMA_H */

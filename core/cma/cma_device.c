@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* rdma_cm's client of the RDMA core: the devices that speak a CM, their ports' defaults, and their removal. */
+
+#include <kunit/visibility.h>
+#include <linux/slab.h>
+
+#include "cma/cma.h"
+#include "roce/roce.h"
+
+/* The GID type a RoCE port's ids use unless configured otherwise. */
+#define CMA_PREFERRED_ROCE_GID_TYPE	IB_GID_TYPE_ROCE_UDP_ENCAP
+
+static struct ib_client cma_client;
+
+void cma_device_get(struct cma_device *dev)
+{
+	refcount_inc(&dev->refs);
+}
+
+void cma_device_put(struct cma_device *dev)
+{
+	if (refcount_dec_and_test(&dev->refs))
+		complete(&dev->released);
+}
+
+/* rdma_cm's device of @device, or NULL where rdma_cm does not run. */
+struct cma_device *cma_device_of(struct ib_device *device)
+{
+	return ib_get_client_data(device, &cma_client);
+}
+EXPORT_SYMBOL_IF_KUNIT(cma_device_of);
+
+static struct cma_port_defaults *cma_device_port(struct cma_device *dev,
+						 u32 port)
+{
+	u32 i = port - rdma_start_port(dev->device);
+
+	return i < dev->nports ? &dev->ports[i] : NULL;
+}
+
+/* The default GID type of ids on @port (IB_GID_TYPE_IB off its range). */
+enum ib_gid_type cma_device_gid_type(struct cma_device *dev, u32 port)
+{
+	struct cma_port_defaults *p = cma_device_port(dev, port);
+
+	return p ? p->gid_type : IB_GID_TYPE_IB;
+}
+EXPORT_SYMBOL_IF_KUNIT(cma_device_gid_type);
+
+/* The default RoCE type of service of ids on @port. */
+u8 cma_device_roce_tos(struct cma_device *dev, u32 port)
+{
+	struct cma_port_defaults *p = cma_device_port(dev, port);
+
+	return p ? p->roce_tos : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(cma_device_roce_tos);
+
+/* A device rdma_cm can work with: some port speaks the IB CM or iWARP's. */
+static bool cma_device_supported(struct ib_device *device)
+{
+	u32 p;
+
+	rdma_for_each_port(device, p)
+		if (rdma_cap_ib_cm(device, p) || rdma_cap_iw_cm(device, p))
+			return true;
+	return false;
+}
+
+/*
+ * RoCE v2 where the port has it, else the first type it supports (IB on
+ * an IB port: the mask of a non-RoCE port is IB's bit alone).
+ */
+static enum ib_gid_type cma_device_pick_gid_type(struct ib_device *device,
+						 u32 port)
+{
+	unsigned long mask = roce_gid_type_mask_support(device, port);
+
+	if (WARN_ON(!mask))
+		return IB_GID_TYPE_IB;
+	if (mask & BIT(CMA_PREFERRED_ROCE_GID_TYPE))
+		return CMA_PREFERRED_ROCE_GID_TYPE;
+	return find_first_bit(&mask, BITS_PER_LONG);
+}
+
+/**
+ * cma_device_add() - The ib_client's add: rdma_cm starts on a device
+ * @device: the device
+ *
+ * Builds the device's defaults, then publishes it (client data, then the
+ * list that binding searches).
+ *
+ * Context: process context, under the core's client registration.
+ * Return: 0, -EOPNOTSUPP for a device without a CM, or -ENOMEM.
+ */
+static int cma_device_add(struct ib_device *device)
+{
+	struct cma_device *dev;
+	u32 p;
+
+	if (!cma_device_supported(device))
+		return -EOPNOTSUPP;
+	dev = kzalloc(struct_size(dev, ports, device->phys_port_cnt),
+		      GFP_KERNEL);
+	if (!dev)
+		return -ENOMEM;
+	dev->device = device;
+	dev->nports = device->phys_port_cnt;
+	INIT_LIST_HEAD(&dev->ids);
+	refcount_set(&dev->refs, 1);
+	init_completion(&dev->released);
+	rdma_for_each_port(device, p)
+		cma_device_port(dev, p)->gid_type =
+			cma_device_pick_gid_type(device, p);
+
+	ib_set_client_data(device, &cma_client, dev);
+	mutex_lock(&cma.lock);
+	list_add_tail(&dev->node, &cma.devices);
+	mutex_unlock(&cma.lock);
+	return 0;
+}
+
+/* The first id still on @dev, off the list and referenced; or NULL. */
+static struct cma_id_priv *cma_device_take_id(struct cma_device *dev)
+{
+	struct cma_id_priv *priv;
+
+	mutex_lock(&cma.lock);
+	priv = list_first_entry_or_null(&dev->ids, struct cma_id_priv,
+					dev_node);
+	if (priv) {
+		list_del_init(&priv->dev_node);
+		cma_id_get(priv);
+	}
+	mutex_unlock(&cma.lock);
+	return priv;
+}
+
+/**
+ * cma_device_remove() - The ib_client's remove: rdma_cm leaves a device
+ * @device: the device
+ * @client_data: its cma_device
+ *
+ * Unpublishes the device, tells every id on it (DEVICE_REMOVAL), then
+ * waits until each has been destroyed: its owner must do so.
+ *
+ * Context: process context, sleeps.
+ */
+static void cma_device_remove(struct ib_device *device, void *client_data)
+{
+	struct cma_device *dev = client_data;
+	struct cma_id_priv *priv;
+
+	mutex_lock(&cma.lock);
+	list_del(&dev->node);
+	mutex_unlock(&cma.lock);
+	while ((priv = cma_device_take_id(dev)))
+		cma_id_remove(priv);
+	cma_device_put(dev);
+	wait_for_completion(&dev->released);
+	kfree(dev);
+}
+
+static struct ib_client cma_client = {
+	.name	= "rdma_cm",
+	.add	= cma_device_add,
+	.remove	= cma_device_remove,
+};
+
+int cma_device_init(void)
+{
+	return ib_register_client(&cma_client);
+}
+
+void cma_device_exit(void)
+{
+	ib_unregister_client(&cma_client);
+}

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The rdma_cm suites' fixture: an owner that records its events, ids made and put in a state, a mock device with an IB and a RoCE port. */
+#ifndef RDMAOOT_KUNIT_CMA_CMA_FIXTURE_H
+#define RDMAOOT_KUNIT_CMA_CMA_FIXTURE_H
+
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <net/net_namespace.h>
+#include <rdma/rdma_cm.h>
+
+#include "core/cma/cma.h"
+#include "kunit/mock/mock_ibdev.h"
+
+/* Long enough for the resolver's and rdma_cm's work items. */
+#define CMA_FIX_WAIT	(2 * HZ)
+/* The mock device's ports. */
+#define CMA_FIX_IB_PORT		1
+#define CMA_FIX_ROCE_PORT	2
+
+/**
+ * struct cma_owner - the owner of ids in a test
+ * @count: events received
+ * @last: the last event's type (-1: none)
+ * @status: its status
+ * @state_seen: the id's state while the handler ran
+ * @ret: what the handler returns (non-zero: destroy the id)
+ * @copy: if set, the last event is copied there
+ * @event: completed on every event
+ */
+struct cma_owner {
+	int			count;
+	int			last;
+	int			status;
+	enum rdma_cm_state	state_seen;
+	int			ret;
+	struct rdma_cm_event	*copy;
+	struct completion	event;
+};
+
+static inline int cma_owner_handler(struct rdma_cm_id *id,
+				    struct rdma_cm_event *event)
+{
+	struct cma_owner *o = id->context;
+
+	o->count++;
+	o->last = event->event;
+	o->status = event->status;
+	o->state_seen = cma_id_state(to_cma_id(id));
+	if (o->copy)
+		*o->copy = *event;
+	complete(&o->event);
+	return o->ret;
+}
+
+/* Wait for the owner's next event; false if none came in time. */
+static inline bool cma_owner_wait(struct cma_owner *o)
+{
+	return wait_for_completion_timeout(&o->event, CMA_FIX_WAIT);
+}
+
+/* A new id of @o in init_net. */
+static inline struct cma_id_priv *cma_fix_id(struct kunit *test,
+					     struct cma_owner *o,
+					     enum rdma_ucm_port_space ps,
+					     enum ib_qp_type qp_type)
+{
+	struct rdma_cm_id *id;
+
+	o->last = -1;
+	init_completion(&o->event);
+	id = rdma_create_id(&init_net, cma_owner_handler, o, ps, qp_type);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(id));
+	return to_cma_id(id);
+}
+
+/* Put an id in @state as if it had got there (the test's privilege). */
+static inline void cma_fix_force(struct cma_id_priv *priv,
+				 enum rdma_cm_state state)
+{
+	priv->state = state;
+}
+
+/* Destroy an id whatever state a test left it in. */
+static inline void cma_fix_end(struct cma_id_priv *priv)
+{
+	cma_fix_force(priv, RDMA_CM_IDLE);
+	rdma_destroy_id(&priv->id);
+}
+
+/* Feed @input as its feeder would, with the handler lock held. */
+static inline int cma_fix_feed(struct cma_id_priv *priv, enum cma_input input)
+{
+	struct cma_in in = { .input = input };
+	int ret;
+
+	mutex_lock(&priv->handler_mutex);
+	ret = cma_table_run(priv, &in);
+	mutex_unlock(&priv->handler_mutex);
+	return ret;
+}
+
+/* A mock device: port 1 IB, port 2 RoCE (v1); rdma_cm's client is on it. */
+static inline struct mock_ibdev *cma_fix_device(struct kunit *test)
+{
+	const struct mock_ibdev_cfg cfg = {
+		.nports = 2, .roce_port = CMA_FIX_ROCE_PORT,
+	};
+	struct mock_ibdev *mdev = mock_ibdev_create(&cfg);
+
+	KUNIT_ASSERT_NOT_NULL(test, mdev);
+	KUNIT_ASSERT_NOT_NULL(test, cma_device_of(&mdev->ibdev));
+	return mdev;
+}
+
+/* Put an id on port @port of @mdev, as binding to an address there would. */
+static inline void cma_fix_attach(struct cma_id_priv *priv,
+				  struct mock_ibdev *mdev, u32 port)
+{
+	priv->id.port_num = port;
+	mutex_lock(&cma.lock);
+	cma_id_attach(priv, cma_device_of(&mdev->ibdev));
+	mutex_unlock(&cma.lock);
+}
+
+#endif /* RDMAOOT_KUNIT_CMA_CMA_FIXTURE_H */
