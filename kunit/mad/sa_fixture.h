@@ -43,6 +43,13 @@ static inline struct sa_fix *sa_fix_setup(struct kunit *test)
 	test->priv = fix;
 	fix->mdev = mock_ibdev_create(&cfg);
 	KUNIT_ASSERT_NOT_NULL(test, fix->mdev);
+	/*
+	 * The wire takes every send at once, resends included: a MAD's
+	 * send buffer lives until its send completes, and a resend left
+	 * outstanding would keep its query (and ib_sa_unregister_client())
+	 * waiting forever.
+	 */
+	mock_ibdev_transmit_all(fix->mdev);
 	fix->port = ib_sa_port_find(&fix->mdev->ibdev, SA_FIX_PORT);
 	KUNIT_ASSERT_NOT_NULL(test, fix->port);
 	KUNIT_ASSERT_NOT_NULL(test, fix->port->agent);
@@ -83,7 +90,7 @@ static inline int sa_fix_nsent(struct sa_fix *fix)
 	return got;
 }
 
-/* Wait (completing QP1's sends meanwhile) until @n sends went out. */
+/* Wait until @n sends went out. */
 static inline bool sa_fix_wait_sent(struct sa_fix *fix, int n)
 {
 	unsigned long end = jiffies + SA_FIX_WAIT;
@@ -94,12 +101,6 @@ static inline bool sa_fix_wait_sent(struct sa_fix *fix, int n)
 		msleep(1);
 	}
 	return true;
-}
-
-/* The wire transmitted what is posted: report QP1's sends done. */
-static inline void sa_fix_sends_done(struct sa_fix *fix)
-{
-	mock_ibdev_qp_complete_send(fix->qp, MOCK_IBDEV_WQ_DEPTH);
 }
 
 /*

@@ -78,7 +78,6 @@ static void answer(struct kunit *test, int n, u8 method, u16 status)
 
 	KUNIT_ASSERT_TRUE(test, sa_fix_wait_sent(fix, n + 1));
 	KUNIT_ASSERT_TRUE(test, sa_fix_sent(fix, n, &req));
-	sa_fix_sends_done(fix);
 	ib_sa_mcmember_unpack(((struct ib_sa_mad *)req.mad)->data, &rec);
 	rec.mlid = cpu_to_be16(MC_MLID);
 	rec.sl = 4;

@@ -17,6 +17,7 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
+#include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
 
 #include "kunit/mock/mock_ibdev.h"
@@ -256,6 +257,7 @@ struct mock_wq {
  * @nsent: entries of @sent in use
  * @special_rq: receives of a GSI or SMI QP, instead of @rq
  * @node: in the device's list of QPs (under mock_ibdev.qps_lock)
+ * @transmit: completes the outstanding sends (mock_ibdev.transmit_all)
  */
 struct mock_qp {
 	struct ib_qp ibqp;
@@ -269,6 +271,7 @@ struct mock_qp {
 	unsigned int nsent;
 	struct mock_special_rq *special_rq;
 	struct list_head node;
+	struct work_struct transmit;
 };
 
 /**
@@ -361,6 +364,13 @@ static int mock_wq_post(struct mock_qp *mqp, struct mock_wq *wq, u64 wr_id)
 	return ret;
 }
 
+static void mock_qp_transmit(struct work_struct *work)
+{
+	struct mock_qp *mqp = container_of(work, struct mock_qp, transmit);
+
+	mock_ibdev_qp_complete_send(&mqp->ibqp, MOCK_IBDEV_WQ_DEPTH);
+}
+
 static int mock_qp_create(struct ib_qp *qp, struct ib_qp_init_attr *init,
 			  struct ib_udata *udata)
 {
@@ -373,6 +383,7 @@ static int mock_qp_create(struct ib_qp *qp, struct ib_qp_init_attr *init,
 	if (err)
 		return err;
 	spin_lock_init(&mqp->lock);
+	INIT_WORK(&mqp->transmit, mock_qp_transmit);
 	mqp->state = IB_QPS_RESET;
 	mqp->port = init->port_num;
 	mqp->init = *init;
@@ -454,6 +465,7 @@ static int mock_qp_destroy(struct ib_qp *qp, struct ib_udata *udata)
 	spin_lock_irqsave(&mdev->qps_lock, flags);
 	list_del(&to_mock_qp(qp)->node);
 	spin_unlock_irqrestore(&mdev->qps_lock, flags);
+	cancel_work_sync(&to_mock_qp(qp)->transmit);
 	kfree(to_mock_qp(qp)->special_rq);
 	return 0;
 }
@@ -555,8 +567,9 @@ static int mock_post_send(struct ib_qp *qp, const struct ib_send_wr *wr,
 	}
 	if (err)
 		*bad_wr = wr;
+	/* Posters may hold irqsave locks: the CQ is pushed from a work item. */
 	if (READ_ONCE(to_mock_ibdev(qp->device)->transmit_all))
-		mock_ibdev_qp_complete_send(qp, MOCK_IBDEV_WQ_DEPTH);
+		queue_work(system_wq, &mqp->transmit);
 	return err;
 }
 
@@ -648,10 +661,11 @@ EXPORT_SYMBOL_GPL(mock_ibdev_qp_complete_send);
  * mock_ibdev_transmit_all() - Complete every send of @mdev from now on
  * @mdev: the device
  *
- * What is outstanding on its QPs completes successfully now, and every
- * later send as soon as it is posted, as if a wire took them.
+ * What is outstanding on its QPs completes successfully, and every later
+ * send soon after it is posted, as if a wire took them: from a work item
+ * per QP, in process context.
  *
- * Context: As mock_ibdev_cq_push().
+ * Context: Any context.
  */
 void mock_ibdev_transmit_all(struct mock_ibdev *mdev)
 {
@@ -661,7 +675,7 @@ void mock_ibdev_transmit_all(struct mock_ibdev *mdev)
 	WRITE_ONCE(mdev->transmit_all, true);
 	spin_lock_irqsave(&mdev->qps_lock, flags);
 	list_for_each_entry(mqp, &mdev->qps, node)
-		mock_ibdev_qp_complete_send(&mqp->ibqp, MOCK_IBDEV_WQ_DEPTH);
+		queue_work(system_wq, &mqp->transmit);
 	spin_unlock_irqrestore(&mdev->qps_lock, flags);
 }
 EXPORT_SYMBOL_GPL(mock_ibdev_transmit_all);
