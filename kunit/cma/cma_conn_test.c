@@ -162,7 +162,6 @@ static void cma_conn_events_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, o.last, (int)RDMA_CM_EVENT_TIMEWAIT_EXIT);
 	KUNIT_EXPECT_EQ(test, cma_id_state(priv), RDMA_CM_DISCONNECT);
 	rdma_destroy_id(&priv->id);
-	mock_ibdev_destroy(mdev);
 }
 
 /* The REP's event parameters, and a DREQ's DISCONNECTED without error. */
@@ -201,7 +200,6 @@ static void cma_conn_rep_data_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, seen.status, 0);
 	o.copy = NULL;
 	rdma_destroy_id(&priv->id);
-	mock_ibdev_destroy(mdev);
 }
 
 /* An owner returning non-zero: its id goes, and so does the IB CM's. */
@@ -256,7 +254,6 @@ static void cma_conn_errnos_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cma_id_state(ud), RDMA_CM_ROUTE_RESOLVED);
 	cma_fix_end(priv);
 	cma_fix_end(ud);
-	mock_ibdev_destroy(mdev);
 }
 
 static struct kunit_case cma_conn_cases[] = {

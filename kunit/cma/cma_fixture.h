@@ -3,6 +3,7 @@
 #ifndef RDMAOOT_KUNIT_CMA_CMA_FIXTURE_H
 #define RDMAOOT_KUNIT_CMA_CMA_FIXTURE_H
 
+#include <kunit/resource.h>
 #include <kunit/test.h>
 #include <linux/completion.h>
 #include <net/net_namespace.h>
@@ -99,6 +100,46 @@ static inline int cma_fix_feed(struct cma_id_priv *priv, enum cma_input input)
 	return ret;
 }
 
+/*
+ * The mock device is a resource of the test: a case stopped by a failed
+ * assertion still loses it, and the ids it left on the device go first
+ * (removing a device waits for the ids on it to be destroyed, and nobody
+ * else would). Their owner may be gone with the case's stack: destroying
+ * an id delivers no event, so nothing reaches it.
+ */
+static inline int cma_fix_device_init(struct kunit_resource *res, void *mdev)
+{
+	res->data = mdev;
+	return 0;
+}
+
+static inline void cma_fix_device_free(struct kunit_resource *res)
+{
+	struct mock_ibdev *mdev = res->data;
+	struct cma_device *dev = cma_device_of(&mdev->ibdev);
+	struct cma_id_priv *priv;
+
+	for (;;) {
+		mutex_lock(&cma.lock);
+		priv = dev ? list_first_entry_or_null(&dev->ids,
+						      struct cma_id_priv,
+						      dev_node) : NULL;
+		mutex_unlock(&cma.lock);
+		if (!priv)
+			break;
+		pr_info("cma fixture: destroying an id left in state %s\n",
+			cma_state_name(cma_id_state(priv)));
+		cma_fix_end(priv);
+	}
+	mock_ibdev_destroy(mdev);
+}
+
+static inline bool cma_fix_device_match(struct kunit *test,
+					struct kunit_resource *res, void *mdev)
+{
+	return res->data == mdev;
+}
+
 /* A mock device: port 1 IB, port 2 RoCE (v1); rdma_cm's client is on it. */
 static inline struct mock_ibdev *cma_fix_device(struct kunit *test)
 {
@@ -108,8 +149,21 @@ static inline struct mock_ibdev *cma_fix_device(struct kunit *test)
 	struct mock_ibdev *mdev = mock_ibdev_create(&cfg);
 
 	KUNIT_ASSERT_NOT_NULL(test, mdev);
+	if (!kunit_alloc_resource(test, cma_fix_device_init,
+				  cma_fix_device_free, GFP_KERNEL, mdev)) {
+		mock_ibdev_destroy(mdev);
+		KUNIT_ASSERT_FAILURE(test, "no memory for the device resource");
+	}
 	KUNIT_ASSERT_NOT_NULL(test, cma_device_of(&mdev->ibdev));
 	return mdev;
+}
+
+/* Remove the device now (its ids see DEVICE_REMOVAL), not at the end. */
+static inline void cma_fix_device_destroy(struct kunit *test,
+					  struct mock_ibdev *mdev)
+{
+	KUNIT_EXPECT_EQ(test, kunit_destroy_resource(test, cma_fix_device_match,
+						     mdev), 0);
 }
 
 /* Put an id on port @port of @mdev, as binding to an address there would. */

@@ -31,6 +31,7 @@ static int qp_fix_init(struct kunit *test)
 	f->mdev = cma_fix_device(test);
 	/* RoCE QPs use P_Key 0xffff: put it at index 1 of the RoCE port. */
 	mock_ibdev_set_pkey(f->mdev, CMA_FIX_ROCE_PORT, 1, 0xffff);
+	KUNIT_ASSERT_EQ(test, mock_ibdev_cache_sync(f->mdev, CMA_FIX_ROCE_PORT), 0);
 	f->pd = ib_alloc_pd(&f->mdev->ibdev, 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, f->pd);
 	f->cq = ib_alloc_cq(&f->mdev->ibdev, NULL, 16, 0, IB_POLL_DIRECT);
@@ -46,7 +47,7 @@ static void qp_fix_exit(struct kunit *test)
 		ib_free_cq(f->cq);
 	if (!IS_ERR_OR_NULL(f->pd))
 		ib_dealloc_pd(f->pd);
-	mock_ibdev_destroy(f->mdev);
+	/* The device is the fixture's resource: it goes after this. */
 }
 
 static struct cma_id_priv *qp_fix_id(struct kunit *test, struct cma_owner *o,

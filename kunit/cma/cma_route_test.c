@@ -64,7 +64,6 @@ static void cma_route_errnos_test(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, priv->id.route.path_rec, NULL);
 	KUNIT_EXPECT_EQ(test, o.count, 0);
 	cma_fix_end(priv);
-	mock_ibdev_destroy(mdev);
 }
 
 static void cma_route_roce_test(struct kunit *test)
@@ -102,7 +101,6 @@ static void cma_route_roce_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, rec->roce.route_resolved);
 	KUNIT_EXPECT_EQ(test, memcmp(rec->roce.dmac, peer_mac, ETH_ALEN), 0);
 	rdma_destroy_id(&priv->id);
-	mock_ibdev_destroy(mdev);
 }
 
 /* The TOS and the ACK timeout set before the route go into it. */
@@ -124,7 +122,6 @@ static void cma_route_options_test(struct kunit *test)
 	/* Resolved once: a second request finds ROUTE_RESOLVED. */
 	KUNIT_EXPECT_EQ(test, rdma_resolve_route(&priv->id, 1000), -EINVAL);
 	rdma_destroy_id(&priv->id);
-	mock_ibdev_destroy(mdev);
 }
 
 /* Destroyed before its ROUTE_RESOLVED ran: the event never comes. */
@@ -141,7 +138,6 @@ static void cma_route_destroy_pending_test(struct kunit *test)
 	cma_id_destroy_unlock(priv);
 	flush_workqueue(cma_wq);
 	KUNIT_EXPECT_EQ(test, o.count, 0);
-	mock_ibdev_destroy(mdev);
 }
 
 static void cma_route_set_ib_path_test(struct kunit *test)
@@ -171,7 +167,6 @@ static void cma_route_set_ib_path_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rdma_set_ib_path(&priv->id, &path), -ENODEV);
 	KUNIT_EXPECT_EQ(test, cma_id_state(priv), RDMA_CM_ADDR_RESOLVED);
 	cma_fix_end(priv);
-	mock_ibdev_destroy(mdev);
 }
 
 static struct kunit_case cma_route_cases[] = {

@@ -492,7 +492,7 @@ static void cma_api_device_test(struct kunit *test)
 	/* The owner destroys its id from the removal event: returns 1. */
 	o.ret = 1;
 	cma_fix_force(priv, RDMA_CM_ADDR_BOUND);
-	mock_ibdev_destroy(mdev);
+	cma_fix_device_destroy(test, mdev);
 	KUNIT_EXPECT_EQ(test, o.count, 1);
 	KUNIT_EXPECT_EQ(test, o.last, (int)RDMA_CM_EVENT_DEVICE_REMOVAL);
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* mock_ibdev: a fake RDMA driver the KUnit suites register devices with. */
 
+#include <linux/completion.h>
 #include <linux/errno.h>
 #include <linux/list.h>
 #include <linux/module.h>
@@ -430,6 +431,51 @@ void mock_ibdev_port_event(struct mock_ibdev *mdev, u32 port,
 	ib_dispatch_event(&event);
 }
 EXPORT_SYMBOL_GPL(mock_ibdev_port_event);
+
+/* Waits for one event on one port of one device (mock_ibdev_cache_sync). */
+struct mock_event_waiter {
+	struct ib_event_handler	eh;
+	u32			port;
+	struct completion	seen;
+};
+
+static void mock_event_waiter_fn(struct ib_event_handler *eh,
+				 struct ib_event *event)
+{
+	struct mock_event_waiter *w =
+		container_of(eh, struct mock_event_waiter, eh);
+
+	if (event->element.port_num == w->port)
+		complete(&w->seen);
+}
+
+/**
+ * mock_ibdev_cache_sync() - Make ib_core's cache read a port again
+ * @mdev: the device
+ * @port: the port whose P_Keys, GIDs or attributes a test changed
+ *
+ * Dispatches a P_Key change on @port, as hardware would after changing
+ * its table, and waits until the event reached the device's event
+ * handlers: ib_core refreshes its cache of the port before it passes a
+ * cache event on.
+ *
+ * Context: Process context, sleeps.
+ * Return: 0, or -ETIMEDOUT if the event did not come round in 10 s.
+ */
+int mock_ibdev_cache_sync(struct mock_ibdev *mdev, u32 port)
+{
+	struct mock_event_waiter w = { .port = port };
+	unsigned long left;
+
+	init_completion(&w.seen);
+	INIT_IB_EVENT_HANDLER(&w.eh, &mdev->ibdev, mock_event_waiter_fn);
+	ib_register_event_handler(&w.eh);
+	mock_ibdev_port_event(mdev, port, IB_EVENT_PKEY_CHANGE);
+	left = wait_for_completion_timeout(&w.seen, 10 * HZ);
+	ib_unregister_event_handler(&w.eh);
+	return left ? 0 : -ETIMEDOUT;
+}
+EXPORT_SYMBOL_GPL(mock_ibdev_cache_sync);
 
 /**
  * mock_ibdev_live() - Count the mock devices not yet deallocated

@@ -298,6 +298,7 @@ static inline int mock_ibdev_live_objs(struct mock_ibdev *mdev,
 struct mock_ibdev *mock_ibdev_alloc(const struct mock_ibdev_cfg *cfg);
 int mock_ibdev_register(struct mock_ibdev *mdev, const char *name);
 void mock_ibdev_free(struct mock_ibdev *mdev);
+int mock_ibdev_cache_sync(struct mock_ibdev *mdev, u32 port);
 void mock_ibdev_port_event(struct mock_ibdev *mdev, u32 port,
 			   enum ib_event_type type);
 void mock_ibdev_set_port(struct mock_ibdev *mdev, u32 port, u32 lid, u8 lmc,
