@@ -116,9 +116,12 @@ static inline int cma_fix_device_init(struct kunit_resource *res, void *mdev)
 static inline void cma_fix_device_free(struct kunit_resource *res)
 {
 	struct mock_ibdev *mdev = res->data;
-	struct cma_device *dev = cma_device_of(&mdev->ibdev);
+	struct cma_device *dev;
 	struct cma_id_priv *priv;
 
+	if (!mdev)	/* the test removed it itself */
+		return;
+	dev = cma_device_of(&mdev->ibdev);
 	for (;;) {
 		mutex_lock(&cma.lock);
 		priv = dev ? list_first_entry_or_null(&dev->ids,
@@ -158,12 +161,21 @@ static inline struct mock_ibdev *cma_fix_device(struct kunit *test)
 	return mdev;
 }
 
-/* Remove the device now (its ids see DEVICE_REMOVAL), not at the end. */
+/*
+ * Remove the device now, as a driver would: the ids on it see
+ * DEVICE_REMOVAL and their owners decide. The end of the test then has
+ * nothing left to do.
+ */
 static inline void cma_fix_device_destroy(struct kunit *test,
 					  struct mock_ibdev *mdev)
 {
-	KUNIT_EXPECT_EQ(test, kunit_destroy_resource(test, cma_fix_device_match,
-						     mdev), 0);
+	struct kunit_resource *res;
+
+	res = kunit_find_resource(test, cma_fix_device_match, mdev);
+	KUNIT_ASSERT_NOT_NULL(test, res);
+	res->data = NULL;
+	kunit_put_resource(res);
+	mock_ibdev_destroy(mdev);
 }
 
 /* Put an id on port @port of @mdev, as binding to an address there would. */
