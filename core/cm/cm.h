@@ -193,8 +193,11 @@ void cm_av_destroy(struct cm_av *av);
  * @qp_type: RC, UC or XRC of the connection
  * @local_qpn: our QP
  * @remote_qpn: the peer's QP
- * @sq_psn: our starting PSN
- * @rq_psn: the peer's starting PSN
+ * @sq_psn: the PSN our QP sends from: the starting PSN of the message the
+ *	peer sent (its REQ, or its REP)
+ * @rq_psn: the PSN our QP expects first: the starting PSN of the message
+ *	we sent. Each side names in its REQ or REP the PSN it will receive
+ *	from, as 6.1 (and so an inbox peer) reads the field.
  * @path_mtu: MTU of the path
  * @responder_resources: ours, for the QP's RTR attributes
  * @initiator_depth: ours, for the QP's RTS attributes

@@ -25,7 +25,7 @@ static void cm_conn_set_peer(struct cm_id_priv *priv, u32 qpn, u32 psn,
 			     u8 retry, u8 rnr_retry)
 {
 	priv->remote_qpn = qpn;
-	priv->rq_psn = psn;
+	priv->sq_psn = psn;
 	priv->retry_count = retry;
 	priv->rnr_retry_count = rnr_retry;
 }
@@ -119,7 +119,7 @@ int cm_h_send_req(struct cm_id_priv *priv, const struct cm_in *in)
 	priv->id.service_id = param->service_id;
 	priv->qp_type = param->qp_type;
 	priv->local_qpn = param->qp_num;
-	priv->sq_psn = param->starting_psn;
+	priv->rq_psn = param->starting_psn;
 	priv->path_mtu = param->primary_path->mtu;
 	priv->responder_resources = param->responder_resources;
 	priv->initiator_depth = param->initiator_depth;
@@ -251,7 +251,7 @@ int cm_h_send_rep(struct cm_id_priv *priv, const struct cm_in *in)
 	if (ret)
 		return ret;
 	priv->local_qpn = param->qp_num;
-	priv->sq_psn = param->starting_psn;
+	priv->rq_psn = param->starting_psn;
 	priv->initiator_depth = param->initiator_depth;
 	priv->responder_resources = param->responder_resources;
 	priv->rnr_retry_count = param->rnr_retry_count;
@@ -276,7 +276,7 @@ int cm_h_rep(struct cm_id_priv *priv, const struct cm_in *in)
 	cm_cancel(priv);
 	priv->id.remote_id = cpu_to_be32(rep->local_comm_id);
 	priv->remote_qpn = rep->local_qpn;
-	priv->rq_psn = rep->starting_psn;
+	priv->sq_psn = rep->starting_psn;
 	priv->initiator_depth = rep->responder_resources;
 	priv->responder_resources = rep->initiator_depth;
 	priv->rnr_retry_count = rep->rnr_retry_count;

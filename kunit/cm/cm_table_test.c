@@ -653,7 +653,8 @@ static void cm_recv_listen_req_test(struct kunit *test)
 {
 	struct events ev = { .last = NONE };
 	struct cm_msg_req req = { .local_comm_id = 0x77, .service_id = 0x4242,
-				  .local_qpn = 0x99, .local_ca_guid = 0x55 };
+				  .local_qpn = 0x99, .local_ca_guid = 0x55,
+				  .starting_psn = 0x123456 };
 	struct ib_cm_id *listen;
 
 	listen = ib_create_cm_id(&fake_dev, record_event, &ev);
@@ -670,6 +671,11 @@ static void cm_recv_listen_req_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, be32_to_cpu(ev.new_id->remote_id), 0x77U);
 	/* An IB address vector: no GID entry to report. */
 	KUNIT_EXPECT_PTR_EQ(test, ev.sgid_attr, NULL);
+	/*
+	 * The REQ's PSN is the one its sender receives from: the one we send
+	 * from (6.1's reading, so an inbox peer's QP and ours agree).
+	 */
+	KUNIT_EXPECT_EQ(test, to_cm_id_priv(ev.new_id)->sq_psn, 0x123456U);
 
 	KUNIT_EXPECT_EQ(test, cm_recv_mad(&fake_port, cm_mad(test, CM_MSG_REQ, &req)), 0);
 	expect_count(test, CM_COUNT_RX_DUP, CM_MSG_REQ, 1);
