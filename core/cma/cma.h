@@ -381,6 +381,7 @@ bool cma_addr_family_ok(const struct sockaddr *addr);
 
 int cma_bind_device(struct cma_id_priv *priv);
 int cma_bind_port(struct cma_id_priv *priv);
+int cma_bind_listen(struct cma_id_priv *priv);
 void cma_bind_release(struct cma_id_priv *priv);
 
 /* ---- The QP (cma_qp.c) ------------------------------------------------------ */
