@@ -46,14 +46,22 @@
  * cma_route.c (rdma_resolve_route on RoCE, rdma_set_ib_path), cma_qp.c
  * (the id's QP and its attributes), cma_hdr.c (the CMA header of a REQ),
  * cma_conn.c (connect, accept, reject, disconnect, notify and the IB
- * CM's events),
- * cma_options.c (the small setters and getters), cma_strings.c (event
- * and reject names), cma_pending.c (exports not built yet).
+ * CM's events), cma_listen.c (rdma_listen: a listener's IB CM listeners,
+ * per device), cma_req.c (a REQ a listener takes: the new id and its
+ * CONNECT_REQUEST), cma_options.c (the small setters and getters),
+ * cma_strings.c (event and reject names), cma_pending.c (exports not
+ * built yet).
  *
  * Locks, outermost first: cma_id_priv.handler_mutex (event delivery and
- * destruction), cma.lock (devices, bind lists, device id lists),
- * cma_id_priv.qp_mutex (the QP and the options it is built from),
- * cma_id_priv.lock (the state).
+ * destruction; a listener's before the new id's a REQ makes of it),
+ * cma.lock (devices, bind lists, device id lists, listeners and their
+ * IB CM listeners), cma_id_priv.qp_mutex (the QP and the options it is
+ * built from), cma_id_priv.lock (the state).
+ *
+ * ib_cm's event handlers (cma_conn.c's, cma_req.c's) take handler
+ * mutexes and cma.lock, and every IB CM id's event work is one lockdep
+ * class: so no call that may destroy an IB CM id (ib_destroy_cm_id(),
+ * ib_cm_insert_listen() failing) is made with either held.
  */
 
 /* ---- States and inputs ---------------------------------------------------- */
@@ -203,6 +211,9 @@ void cma_pernet_exit(void);
  * @afonly: an IPv6 wildcard does not take IPv4 (rdma_set_afonly())
  * @afonly_set: @afonly was set; otherwise the netns's bindv6only decides
  * @ece: ECE the owner offered or the peer sent
+ * @listens: a listener's IB CM listeners, one per device (struct
+ *	cma_listen, cma.lock)
+ * @listen_node: in cma.listeners while a listener on no device (cma.lock)
  * @res: for rdma_res_to_id(); never added to restrack (not done yet)
  */
 struct cma_id_priv {
@@ -240,6 +251,8 @@ struct cma_id_priv {
 	bool			afonly;
 	bool			afonly_set;
 	struct rdma_ucm_ece	ece;
+	struct list_head	listens;
+	struct list_head	listen_node;
 	struct rdma_restrack_entry res;
 };
 
@@ -290,6 +303,7 @@ extern struct workqueue_struct *cma_wq;
  * @data_len: its length
  * @arg: rdma_reject()'s reason, rdma_notify()'s event
  * @cm_event: the IB CM event of a CMA_IN_CM_* input
+ * @req: what the REQ handler found out about a CMA_IN_CM_REQ's REQ
  */
 struct cma_in {
 	enum cma_input			input;
@@ -305,6 +319,7 @@ struct cma_in {
 	u8				data_len;
 	int				arg;
 	const struct ib_cm_event	*cm_event;
+	const struct cma_req		*req;
 };
 
 /*
@@ -352,11 +367,13 @@ int cma_h_cm_rej(struct cma_id_priv *priv, struct cma_in *in);
 int cma_h_cm_unreachable(struct cma_id_priv *priv, struct cma_in *in);
 int cma_h_cm_disconnect(struct cma_id_priv *priv, struct cma_in *in);
 int cma_h_cm_timewait_exit(struct cma_id_priv *priv, struct cma_in *in);
+/* cma_listen.c */
+int cma_h_listen(struct cma_id_priv *priv, struct cma_in *in);
+/* cma_req.c */
+int cma_h_cm_req(struct cma_id_priv *priv, struct cma_in *in);
 /* cma_id.c */
 int cma_h_destroy(struct cma_id_priv *priv, struct cma_in *in);
 int cma_h_device_removal(struct cma_id_priv *priv, struct cma_in *in);
-/* cma_pending.c: inputs whose handlers are not built yet */
-int cma_h_not_yet(struct cma_id_priv *priv, struct cma_in *in);
 
 /* ---- Addresses (cma_addr.c) ------------------------------------------------- */
 
@@ -381,6 +398,7 @@ bool cma_addr_family_ok(const struct sockaddr *addr);
 
 int cma_bind_device(struct cma_id_priv *priv);
 int cma_bind_port(struct cma_id_priv *priv);
+int cma_bind_listen(struct cma_id_priv *priv);
 void cma_bind_release(struct cma_id_priv *priv);
 
 /* ---- The QP (cma_qp.c) ------------------------------------------------------ */
@@ -393,6 +411,12 @@ int cma_qp_error(struct cma_id_priv *priv);
 /* The CMA header at the front of a REQ's private data (cma_hdr.c). */
 #define CMA_HDR_SIZE		36
 #define CMA_HDR_VERSION		0x00
+/*
+ * The MRA an id owes while its owner decides (a REP without a QP, a
+ * CONNECT_REQUEST not yet accepted): armed with a service timeout of 24
+ * and sent only if the peer repeats itself (CM-UVERBS 0.3).
+ */
+#define CMA_CM_MRA_SETTING	(IB_CM_MRA_FLAG_DELAY | 24)
 int cma_hdr_format(struct cma_id_priv *priv, void *buf);
 int cma_hdr_parse(const void *data, __be64 service_id,
 		  struct sockaddr_storage *src, struct sockaddr_storage *dst);
@@ -400,19 +424,52 @@ bool cma_hdr_match(struct cma_id_priv *priv, const void *data);
 void cma_conn_req_param(struct cma_id_priv *priv,
 			const struct rdma_conn_param *conn,
 			struct ib_cm_req_param *req);
+void cma_conn_adopt(struct cma_id_priv *priv, struct ib_cm_id *ib);
 int cma_conn_event(struct ib_cm_id *ib, const struct ib_cm_event *ev);
+
+/* ---- The passive side (cma_listen.c, cma_req.c) ---------------------------- */
+
+/**
+ * struct cma_req - a REQ as the REQ handler read it, for the new id
+ * @ev: the IB CM's REQ_RECEIVED event
+ * @cm_id: the IB CM id ib_cm made for the REQ; the new id takes it over
+ * @ndev: the net device of the GID entry the REQ came in on, held (RoCE);
+ *	  NULL on IB
+ * @src: our address: the CMA header's destination, the service ID's port
+ * @dst: the peer's: the header's source address and port
+ */
+struct cma_req {
+	const struct ib_cm_event	*ev;
+	struct ib_cm_id			*cm_id;
+	struct net_device		*ndev;
+	struct sockaddr_storage		src;
+	struct sockaddr_storage		dst;
+};
+
+int cma_req_handler(struct ib_cm_id *ib, const struct ib_cm_event *ev);
+int cma_listen_run(struct list_head *todo);
+void cma_listen_plan_device(struct cma_device *dev, struct list_head *todo);
+void cma_listen_drop_device(struct cma_device *dev, struct list_head *gone);
+void cma_listen_free_all(struct list_head *gone);
+void cma_listen_release(struct cma_id_priv *priv);
+int cma_listen_count(struct cma_id_priv *priv);
+struct ib_cm_id *cma_listen_ib(struct cma_id_priv *priv,
+			       struct ib_device *device);
 
 /* ---- Globals (cma_main.c) --------------------------------------------------- */
 
 /**
  * struct cma_globals - what rdma_cm shares between its ids
- * @lock: protects @devices, each device's ids, every cma_bind's owners
- *	and the port spaces' contents
+ * @lock: protects @devices, each device's ids, every cma_bind's owners,
+ *	the port spaces' contents, @listeners and each listener's listens
  * @devices: the cma_devices (cma_device.node)
+ * @listeners: the listeners on no device (cma_id_priv.listen_node): a
+ *	device added gets an IB CM listener for each
  */
 struct cma_globals {
 	struct mutex		lock;
 	struct list_head	devices;
+	struct list_head	listeners;
 };
 
 extern struct cma_globals cma;

@@ -302,6 +302,40 @@ int cma_bind_port(struct cma_id_priv *priv)
 EXPORT_SYMBOL_IF_KUNIT(cma_bind_port);
 
 /**
+ * cma_bind_listen() - Make an id's port its own before it listens
+ * @priv: a bound id about to listen (already claimed LISTEN: its reuse
+ *	  option can no longer change)
+ *
+ * A listener shares its port with nobody it could be confused with: an
+ * id bound with reuse is checked again as if it had not asked for it,
+ * against every other owner of the port, and loses its reuse, so that
+ * later binds with reuse are checked against it too (6.1's rule). An id
+ * bound without reuse passed that check when it was bound.
+ *
+ * Context: process context; takes cma.lock.
+ * Return: 0; -EADDRNOTAVAIL when either side is a wildcard, -EADDRINUSE
+ * for the same address.
+ */
+int cma_bind_listen(struct cma_id_priv *priv)
+{
+	unsigned long flags;
+	int ret = 0;
+
+	if (!priv->reuseaddr)
+		return 0;
+	mutex_lock(&cma.lock);
+	if (priv->bind)
+		ret = cma_bind_conflict(priv->bind, priv, false);
+	if (!ret) {
+		spin_lock_irqsave(&priv->lock, flags);
+		priv->reuseaddr = false;
+		spin_unlock_irqrestore(&priv->lock, flags);
+	}
+	mutex_unlock(&cma.lock);
+	return ret;
+}
+
+/**
  * cma_bind_release() - Give an id's port back
  * @priv: the id, bound or not
  *

@@ -8,12 +8,11 @@
 
 /*
  * What an inbox peer expects of us (CM-UVERBS 0.3): the CM response
- * timeout 20 (4096 ms each way) and 15 retries; an MRA we owe is armed
- * with a service timeout of 24 and sent only if the peer repeats itself.
+ * timeout 20 (4096 ms each way) and 15 retries (the MRA we owe:
+ * CMA_CM_MRA_SETTING in cma.h).
  */
 #define CMA_CM_RESPONSE_TIMEOUT	20
 #define CMA_MAX_CM_RETRIES	15
-#define CMA_CM_MRA_SETTING	(IB_CM_MRA_FLAG_DELAY | 24)
 
 /* The longest retry counts the REQ and REP fields hold. */
 #define CMA_MAX_RETRY		7
@@ -460,6 +459,27 @@ static int cma_conn_handler(struct ib_cm_id *ib, const struct ib_cm_event *ev)
 	}
 	mutex_unlock(&priv->handler_mutex);
 	return 0;
+}
+
+/**
+ * cma_conn_adopt() - Give a new id the IB CM id of the REQ it was made for
+ * @priv: the new id; its handler_mutex is held
+ * @ib: the IB CM id ib_cm made for the REQ, whose events went to the
+ *	listeners' REQ handler so far
+ *
+ * From now on @ib's events are @priv's: ib_cm reads the handler and
+ * context of an IB CM id each time it delivers one of its events, and
+ * delivers them one at a time, so the switch made from inside the REQ
+ * handler takes effect with the next event.
+ *
+ * Context: the REQ handler, inside @ib's REQ_RECEIVED delivery.
+ */
+void cma_conn_adopt(struct cma_id_priv *priv, struct ib_cm_id *ib)
+{
+	lockdep_assert_held(&priv->handler_mutex);
+	priv->ib = ib;
+	ib->context = priv;
+	ib->cm_handler = cma_conn_handler;
 }
 
 /* For KUnit: feed an IB CM event as the IB CM would. */

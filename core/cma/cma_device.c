@@ -88,7 +88,10 @@ static enum ib_gid_type cma_device_pick_gid_type(struct ib_device *device,
  * @device: the device
  *
  * Builds the device's defaults, then publishes it (client data, then the
- * list that binding searches).
+ * list that binding searches) and gives every listener on no device an
+ * IB CM listener on it. A listener that cannot have one there (another
+ * ib_cm user holds its service ID) goes without, with a warning: the
+ * device is not refused for it.
  *
  * Context: process context, under the core's client registration.
  * Return: 0, -EOPNOTSUPP for a device without a CM, or -ENOMEM.
@@ -96,6 +99,7 @@ static enum ib_gid_type cma_device_pick_gid_type(struct ib_device *device,
 static int cma_device_add(struct ib_device *device)
 {
 	struct cma_device *dev;
+	LIST_HEAD(todo);
 	u32 p;
 
 	if (!cma_device_supported(device))
@@ -116,7 +120,10 @@ static int cma_device_add(struct ib_device *device)
 	ib_set_client_data(device, &cma_client, dev);
 	mutex_lock(&cma.lock);
 	list_add_tail(&dev->node, &cma.devices);
+	cma_listen_plan_device(dev, &todo);
 	mutex_unlock(&cma.lock);
+	if (cma_listen_run(&todo))
+		ibdev_warn(device, "a listener could not listen here\n");
 	return 0;
 }
 
@@ -141,8 +148,10 @@ static struct cma_id_priv *cma_device_take_id(struct cma_device *dev)
  * @device: the device
  * @client_data: its cma_device
  *
- * Unpublishes the device, tells every id on it (DEVICE_REMOVAL), then
- * waits until each has been destroyed: its owner must do so.
+ * Unpublishes the device and destroys the IB CM listeners that listeners on
+ * no device have there, tells every id on it (DEVICE_REMOVAL: a listener
+ * bound to it loses its IB CM listener then), then waits until each has
+ * been destroyed: its owner must do so.
  *
  * Context: process context, sleeps.
  */
@@ -150,10 +159,13 @@ static void cma_device_remove(struct ib_device *device, void *client_data)
 {
 	struct cma_device *dev = client_data;
 	struct cma_id_priv *priv;
+	LIST_HEAD(gone);
 
 	mutex_lock(&cma.lock);
 	list_del(&dev->node);
+	cma_listen_drop_device(dev, &gone);
 	mutex_unlock(&cma.lock);
+	cma_listen_free_all(&gone);
 	while ((priv = cma_device_take_id(dev)))
 		cma_id_remove(priv);
 	cma_device_put(dev);

@@ -50,6 +50,9 @@ struct cma_id_priv *cma_id_alloc(struct net *net,
 	INIT_LIST_HEAD(&priv->dev_node);
 	INIT_WORK(&priv->work, cma_work_fn);
 	priv->id.route.addr.dev_addr.net = get_net(net);
+	/* Empty until the id listens. */
+	INIT_LIST_HEAD(&priv->listens);
+	INIT_LIST_HEAD(&priv->listen_node);
 	return priv;
 }
 EXPORT_SYMBOL_IF_KUNIT(cma_id_alloc);
@@ -208,13 +211,15 @@ int cma_h_device_removal(struct cma_id_priv *priv, struct cma_in *in)
 
 /*
  * What the id owns, in reverse of how it got it; then wait for the work
- * in flight and free it.
+ * in flight and free it. A listener's IB CM listeners go whatever state
+ * it was in (a listener that lost its device was in DEVICE_REMOVAL).
  */
 static void cma_id_free(struct cma_id_priv *priv, enum rdma_cm_state from)
 {
 	cma_id_cancel(priv, from);
 	if (priv->ib)
 		ib_destroy_cm_id(priv->ib);
+	cma_listen_release(priv);
 	cma_id_detach(priv);
 	cma_bind_release(priv);
 	cma_id_put(priv);
@@ -278,7 +283,8 @@ EXPORT_SYMBOL(rdma_destroy_id);
  *
  * The owner's handler gets DEVICE_REMOVAL; if it returns non-zero the id
  * is destroyed here, otherwise the owner destroys it later, and what it
- * had in flight is cancelled now.
+ * had in flight is cancelled now: a listener's IB CM listener goes
+ * before the device does (once the handler lock is dropped: see cma.h).
  *
  * Context: process context, sleeps.
  */
@@ -297,8 +303,11 @@ void cma_id_remove(struct cma_id_priv *priv)
 		return;
 	}
 	mutex_unlock(&priv->handler_mutex);
-	if (!ret)
+	if (!ret) {
 		cma_id_cancel(priv, in.from);
+		if (in.from == RDMA_CM_LISTEN)
+			cma_listen_release(priv);
+	}
 	cma_id_put(priv);
 }
 EXPORT_SYMBOL_IF_KUNIT(cma_id_remove);

@@ -9,6 +9,7 @@
 struct cma_globals cma = {
 	.lock		= __MUTEX_INITIALIZER(cma.lock),
 	.devices	= LIST_HEAD_INIT(cma.devices),
+	.listeners	= LIST_HEAD_INIT(cma.listeners),
 };
 EXPORT_SYMBOL_IF_KUNIT(cma);
 

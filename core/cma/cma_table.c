@@ -18,10 +18,14 @@
  * from ADDR_BOUND: if the second step fails the id stays bound, as in
  * 6.1, which one cell could not express.
  *
- * Cells whose handler is cma_h_not_yet are the design of the coming steps
- * (listening, and the new id a listener makes of a REQ): their
- * transitions are fixed and tested, their handlers refuse with
- * -EOPNOTSUPP for now.
+ * The passive side: ADDR_BOUND x listen makes the listener's IB CM
+ * listeners; a REQ one of them takes is a new id, made by the REQ handler
+ * (cma_req.c) and fed CM REQ in IDLE, which puts it in CONNECT with its
+ * owner told. A listener leaves LISTEN by the common cells (destruction,
+ * and the removal of the device it is bound to): from then on its REQs
+ * are refused, and the feeder destroys its IB CM listeners once it has
+ * dropped the handler lock (cma_id_free(), cma_id_remove()), since ib_cm
+ * may not be asked to destroy an IB CM id under it.
  */
 
 #define CELL(fn, next)	{ cma_h_##fn, RDMA_CM_##next }
@@ -35,12 +39,12 @@
 static const struct cma_cell cma_table[CMA_STATES][CMA_INPUTS] = {
 	[RDMA_CM_IDLE] = {
 		[CMA_IN_BIND]		= CELL(bind, ADDR_BOUND),
-		[CMA_IN_CM_REQ]		= CELL(not_yet, CONNECT),
+		[CMA_IN_CM_REQ]		= CELL(cm_req, CONNECT),
 		CMA_ENDS,
 	},
 	[RDMA_CM_ADDR_BOUND] = {
 		[CMA_IN_RESOLVE_ADDR]	= CELL(resolve_addr, ADDR_QUERY),
-		[CMA_IN_LISTEN]		= CELL(not_yet, LISTEN),
+		[CMA_IN_LISTEN]		= CELL(listen, LISTEN),
 		CMA_ENDS,
 	},
 	[RDMA_CM_ADDR_QUERY] = {
@@ -81,6 +85,7 @@ static const struct cma_cell cma_table[CMA_STATES][CMA_INPUTS] = {
 		CMA_ENDS,
 	},
 	[RDMA_CM_LISTEN] = {
+		/* Either ends the listening; the feeder stops the listeners. */
 		CMA_ENDS,
 	},
 	[RDMA_CM_DEVICE_REMOVAL] = {
