@@ -178,6 +178,14 @@ static inline void cma_fix_device_destroy(struct kunit *test,
 	mock_ibdev_destroy(mdev);
 }
 
+/* End the device now as the end of the test would: left ids first. */
+static inline void cma_fix_device_end(struct kunit *test,
+				      struct mock_ibdev *mdev)
+{
+	KUNIT_EXPECT_EQ(test, kunit_destroy_resource(test, cma_fix_device_match,
+						     mdev), 0);
+}
+
 /* Put an id on port @port of @mdev, as binding to an address there would. */
 static inline void cma_fix_attach(struct cma_id_priv *priv,
 				  struct mock_ibdev *mdev, u32 port)

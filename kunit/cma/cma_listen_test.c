@@ -294,7 +294,7 @@ static void lfix_exit(struct kunit *test)
 	if (!IS_ERR_OR_NULL(f->lo))
 		rdma_put_gid_attr(f->lo);
 	if (f->mdev)
-		mock_ibdev_destroy(f->mdev);
+		cma_fix_device_end(test, f->mdev);
 	/* the GID entry's reference on "lo" goes after a grace period */
 	rcu_barrier();
 }
@@ -374,7 +374,7 @@ static void cma_listen_any_test(struct kunit *test)
 	KUNIT_EXPECT_GE(test, n, 2);
 
 	/* A device that goes takes its IB CM listener along, silently. */
-	mock_ibdev_destroy(d2);
+	cma_fix_device_destroy(test, d2);
 	KUNIT_EXPECT_EQ(test, cma_listen_count(l), n - 1);
 	KUNIT_EXPECT_NULL(test, cm_listener(&d2->ibdev, sid, NULL));
 	KUNIT_EXPECT_EQ(test, o.count, 0);
@@ -402,14 +402,14 @@ static void cma_listen_device_added_test(struct kunit *test)
 	ib = cma_listen_ib(l, &d2->ibdev);
 	KUNIT_EXPECT_NOT_NULL(test, ib);
 	KUNIT_EXPECT_PTR_EQ(test, cm_listener(&d2->ibdev, sid, NULL), ib);
-	mock_ibdev_destroy(d2);
+	cma_fix_device_destroy(test, d2);
 	KUNIT_EXPECT_EQ(test, cma_listen_count(l), n);
 
 	/* Once the listener is gone, a new device gets nothing. */
 	rdma_destroy_id(&l->id);
 	d2 = cma_fix_device(test);
 	KUNIT_EXPECT_NULL(test, cm_listener(&d2->ibdev, sid, NULL));
-	mock_ibdev_destroy(d2);
+	cma_fix_device_destroy(test, d2);
 }
 
 /*
@@ -542,7 +542,7 @@ static void cma_listen_bound_removal_test(struct kunit *test)
 	o = (struct req_owner){ .ret = 1 };
 	l = ip_bound(test, &o, LO_IP(1), LPORT(7), d2, false);
 	KUNIT_EXPECT_EQ(test, rdma_listen(&l->id, 1), 0);
-	mock_ibdev_destroy(d2);
+	cma_fix_device_destroy(test, d2);
 	KUNIT_EXPECT_EQ(test, o.count, 1);
 	KUNIT_EXPECT_EQ(test, o.last, (int)RDMA_CM_EVENT_DEVICE_REMOVAL);
 	KUNIT_EXPECT_NULL(test, cm_listener(gone, sid, NULL));
@@ -777,7 +777,7 @@ static void cma_listen_req_refused_test(struct kunit *test)
 	m = req_v4(test, f->lo, LO_IP(1), LPORT(12));
 	req_refused(test, f->mdev, m, &o, -ECONNREFUSED);
 	rdma_destroy_id(&s->id);
-	mock_ibdev_destroy(d2);
+	cma_fix_device_destroy(test, d2);
 	KUNIT_EXPECT_EQ(test, o.count, 0);
 }
 
