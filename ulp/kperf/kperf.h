@@ -8,6 +8,7 @@
 #include <linux/list.h>
 #include <linux/scatterlist.h>
 #include <linux/seq_buf.h>
+#include <linux/socket.h>
 #include <rdma/ib_verbs.h>
 
 /* Limits of a command. */
@@ -28,6 +29,9 @@
 #define KPERF_MIN_RNR_TIMER	1	/* 0.01 ms */
 #define KPERF_MAX_RD_ATOMIC	16
 
+/* cm=rdma: the port the peer side listens on unless port= says. */
+#define KPERF_RDMA_CM_PORT	18515
+
 enum kperf_mode { KPERF_PING, KPERF_BW, KPERF_LAT, KPERF_MEMCPY, KPERF_MAD };
 
 /* What mode=mad does with its requests (kperf_mad.c). */
@@ -44,8 +48,11 @@ enum kperf_fault { KPERF_FAULT_NONE, KPERF_FAULT_BAD_RKEY,
 		   KPERF_FAULT_NO_RECV, KPERF_FAULT_QP_ERR };
 
 enum kperf_mr_mode { KPERF_MR_DMA, KPERF_MR_FRWR };
-/* How connections are made: directly, or by the IB CM (kperf_cm.c). */
-enum kperf_cm_mode { KPERF_CM_NONE, KPERF_CM_IB };
+/*
+ * How connections are made: directly, by the IB CM (kperf_cm.c) or by the
+ * RDMA CM (kperf_rdma_cm.c).
+ */
+enum kperf_cm_mode { KPERF_CM_NONE, KPERF_CM_IB, KPERF_CM_RDMA };
 
 /* Tells apart the data patterns of a round (kperf_data_fill/word). */
 enum kperf_salt { KPERF_SALT_DATA, KPERF_SALT_CMP, KPERF_SALT_SWAP,
@@ -76,7 +83,8 @@ struct kperf_op_info {
  * struct kperf_params - one parsed command
  *
  * Sizes and counts are validated by kperf_cmd_parse(); @mtu 0 and @gid -1
- * mean "choose", @expect -1 means "expect success".
+ * mean "choose", @expect -1 means "expect success". @addr (family 0: not
+ * given; port 0: @port) and @port are cm=rdma's.
  */
 struct kperf_params {
 	enum kperf_mode mode;
@@ -97,11 +105,14 @@ struct kperf_params {
 	u32 mad_resp_ms, mad_retries;
 	u8 ack_timeout;		/* RC local ACK timeout, IBTA 4.096 us * 2^n */
 	enum kperf_cm_mode cm;
+	struct sockaddr_storage addr;
+	u16 port;
 };
 
 struct kperf_dev;
 struct kperf_cm;
 struct kperf_cm_ops;
+struct kperf_rdma_cm;
 
 /**
  * struct kperf_buf - a data buffer and how the device reaches it
@@ -207,6 +218,7 @@ struct kperf_result {
  * @mcast_attached: mcast=1: targets (conns[0..n-1].end[1]) in the group
  * @cm_ops: the connection manager of cm=, NULL for cm=none
  * @cm: cm=ib: the IB CM ids of the connections (kperf_cm.c)
+ * @rdma_cm: cm=rdma: the RDMA CM ids of the connections (kperf_rdma_cm.c)
  */
 struct kperf_run {
 	struct kperf_params p;
@@ -223,28 +235,34 @@ struct kperf_run {
 	unsigned int mcast_attached;
 	const struct kperf_cm_ops *cm_ops;
 	struct kperf_cm *cm;
+	struct kperf_rdma_cm *rdma_cm;
 };
 
 /* Where one end of a connection is in a CM's exchange (cm=ib, cm=rdma). */
 enum kperf_cm_state {
 	KPERF_CM_IDLE,
+	KPERF_CM_ADDR,		/* cm=rdma, dev side: address resolved */
+	KPERF_CM_ROUTE,		/* cm=rdma, dev side: route resolved */
 	KPERF_CM_UP,		/* connected: both ends may send */
 	KPERF_CM_DOWN,		/* the disconnect exchange reached this end */
 	KPERF_CM_FAILED,
 };
 
 struct ib_cm_id;
+struct rdma_cm_id;
 
 /**
  * struct kperf_cm_end - one end of a connection a CM makes
  * @run: the command
  * @index: the connection's index
  * @ib: cm=ib: its IB CM id (the peer side's comes with the REQ), or NULL
+ * @rdma: cm=rdma: its RDMA CM id (the peer side's comes with the
+ *	  CONNECT_REQUEST), or NULL
  * @state: how far it got; read it with kperf_cm_end_state()
  * @err: why it failed (KPERF_CM_FAILED), a negative errno
  * @what: the event or step that made it fail
  * @detail: more about it (the name of a reject reason), or NULL
- * @status: the reject reason or the failed event's status, else 0
+ * @status: the reject reason, the failed event's status or step's errno
  * @done: completed at every change of @state
  *
  * The CM's handlers write @state (last) and the failure fields (first,
@@ -253,7 +271,10 @@ struct ib_cm_id;
 struct kperf_cm_end {
 	struct kperf_run *run;
 	unsigned int index;
-	struct ib_cm_id *ib;
+	union {
+		struct ib_cm_id *ib;
+		struct rdma_cm_id *rdma;
+	};
 	enum kperf_cm_state state;
 	int err;
 	const char *what;
@@ -351,6 +372,10 @@ u8 kperf_cm_rnr_retry(struct kperf_run *run);
 
 /* kperf_cm.c: cm=ib, connections through the IB CM */
 extern const struct kperf_cm_ops kperf_cm_ib;
+
+/* kperf_rdma_cm.c: cm=rdma, connections through the RDMA CM */
+extern const struct kperf_cm_ops kperf_cm_rdma;
+const char *kperf_rdma_cm_check(const struct kperf_params *p);
 
 /* kperf_buf.c */
 int kperf_buf_alloc(struct kperf_run *run, struct kperf_side *s,

@@ -65,7 +65,7 @@ void kperf_cm_end_set(struct kperf_cm_end *ce, enum kperf_cm_state state)
  * @err: why, a negative errno
  * @what: the event or step that failed, a string that outlives the command
  * @detail: more about it (a reject reason's name), or NULL
- * @status: the reject reason or the event's status, or 0
+ * @status: the reject reason, the event's status or the step's errno
  *
  * Context: any; a CM's event handler, typically.
  */
@@ -179,11 +179,15 @@ u8 kperf_cm_rnr_retry(struct kperf_run *run)
  */
 const char *kperf_cm_check(const struct kperf_params *p)
 {
+	bool ib = p->cm == KPERF_CM_IB;
+
 	if (p->cm == KPERF_CM_NONE)
 		return NULL;
 	if (p->qp_type != IB_QPT_RC && p->qp_type != IB_QPT_UC)
-		return "cm=ib connects qp=rc or qp=uc";
+		return ib ? "cm=ib connects qp=rc or qp=uc" :
+			    "cm=rdma connects qp=rc or qp=uc";
 	if (p->mcast)
-		return "cm=ib does not go with mcast=1";
+		return ib ? "cm=ib does not go with mcast=1" :
+			    "cm=rdma does not go with mcast=1";
 	return NULL;
 }

@@ -11,6 +11,7 @@
 /* The connection managers of cm=, by enum kperf_cm_mode (none: NULL). */
 static const struct kperf_cm_ops *const kperf_conn_cms[] = {
 	[KPERF_CM_IB] = &kperf_cm_ib,
+	[KPERF_CM_RDMA] = &kperf_cm_rdma,
 };
 
 /**
