@@ -98,7 +98,11 @@ rxe_pair_cleanup() {
 	ip link del "$VA" 2>/dev/null
 	ip netns del "$NS" 2>/dev/null
 	rmmod ib_kperf 2>/dev/null
-	# ib_kperf's cm=ib pulled ib_cm in; it holds ib_core
+	# ib_kperf's cm=ib and cm=rdma pulled ib_cm and rdma_cm in (rdma_cm
+	# before what it uses: ib_cm, and iw_cm once it drives iWARP); they
+	# hold ib_core
+	rmmod rdma_cm 2>/dev/null
+	rmmod iw_cm 2>/dev/null
 	rmmod ib_cm 2>/dev/null
 	modprobe -r rdma_rxe 2>/dev/null
 	modprobe -r ib_core 2>/dev/null

@@ -8,11 +8,13 @@ TEST_TIMEOUT=300
 
 . "$RDMAOOT_TOP/scripts/guest/rxe-pair.sh"
 
-# ib_kperf uses ib_cm (cm=ib), so modprobe ib_kperf loaded it: take
-# both out, the test loads and unloads ib_cm on its own.
+# ib_kperf uses ib_cm (cm=ib) and rdma_cm (cm=rdma), which uses ib_cm,
+# so modprobe ib_kperf loaded both: take the three out, users first; the
+# test loads and unloads ib_cm on its own.
 test_setup() {
 	rxe_pair_setup
 	t_run rmmod ib_kperf
+	t_run rmmod rdma_cm
 	t_run rmmod ib_cm
 }
 test_cleanup() { rmmod ib_cm 2>/dev/null; rxe_pair_cleanup; }

@@ -8,7 +8,15 @@ TEST_TIMEOUT=300
 
 . "$RDMAOOT_TOP/scripts/guest/rxe-pair.sh"
 
-test_setup() { rxe_pair_setup; }
+# ib_kperf uses rdma_cm (cm=rdma), so modprobe ib_kperf loaded it and
+# ib_cm: take the three out, users first; the test loads rdma_cm on its
+# own and sees it bring ib_cm.
+test_setup() {
+	rxe_pair_setup
+	t_run rmmod ib_kperf
+	t_run rmmod rdma_cm
+	t_run rmmod ib_cm
+}
 test_cleanup() { rmmod rdma_cm 2>/dev/null; rmmod ib_cm 2>/dev/null; rxe_pair_cleanup; }
 
 mod_loaded() { grep -q "^$1 " /proc/modules; }

@@ -3,10 +3,12 @@
 #ifndef KPERF_H
 #define KPERF_H
 
+#include <linux/completion.h>
 #include <linux/ktime.h>
 #include <linux/list.h>
 #include <linux/scatterlist.h>
 #include <linux/seq_buf.h>
+#include <linux/socket.h>
 #include <rdma/ib_verbs.h>
 
 /* Limits of a command. */
@@ -20,6 +22,15 @@
 #define KPERF_MCAST_QPN		0xffffffU	/* UD: to the group of the AH */
 #define KPERF_OUT_SIZE		PAGE_SIZE
 #define KPERF_STASH		32	/* WCs kept aside while waiting for one */
+
+/* RC QPs, however connected (directly, cm=ib, cm=rdma). */
+#define KPERF_RETRY_CNT		7
+#define KPERF_RNR_INFINITE	7
+#define KPERF_MIN_RNR_TIMER	1	/* 0.01 ms */
+#define KPERF_MAX_RD_ATOMIC	16
+
+/* cm=rdma: the port the peer side listens on unless port= says. */
+#define KPERF_RDMA_CM_PORT	18515
 
 enum kperf_mode { KPERF_PING, KPERF_BW, KPERF_LAT, KPERF_MEMCPY, KPERF_MAD };
 
@@ -37,8 +48,11 @@ enum kperf_fault { KPERF_FAULT_NONE, KPERF_FAULT_BAD_RKEY,
 		   KPERF_FAULT_NO_RECV, KPERF_FAULT_QP_ERR };
 
 enum kperf_mr_mode { KPERF_MR_DMA, KPERF_MR_FRWR };
-/* How connections are made: directly, or by the IB CM (kperf_cm.c). */
-enum kperf_cm_mode { KPERF_CM_NONE, KPERF_CM_IB };
+/*
+ * How connections are made: directly, by the IB CM (kperf_cm.c) or by the
+ * RDMA CM (kperf_rdma_cm.c).
+ */
+enum kperf_cm_mode { KPERF_CM_NONE, KPERF_CM_IB, KPERF_CM_RDMA };
 
 /* Tells apart the data patterns of a round (kperf_data_fill/word). */
 enum kperf_salt { KPERF_SALT_DATA, KPERF_SALT_CMP, KPERF_SALT_SWAP,
@@ -69,7 +83,8 @@ struct kperf_op_info {
  * struct kperf_params - one parsed command
  *
  * Sizes and counts are validated by kperf_cmd_parse(); @mtu 0 and @gid -1
- * mean "choose", @expect -1 means "expect success".
+ * mean "choose", @expect -1 means "expect success". @addr (family 0: not
+ * given; port 0: @port) and @port are cm=rdma's.
  */
 struct kperf_params {
 	enum kperf_mode mode;
@@ -90,10 +105,14 @@ struct kperf_params {
 	u32 mad_resp_ms, mad_retries;
 	u8 ack_timeout;		/* RC local ACK timeout, IBTA 4.096 us * 2^n */
 	enum kperf_cm_mode cm;
+	struct sockaddr_storage addr;
+	u16 port;
 };
 
 struct kperf_dev;
 struct kperf_cm;
+struct kperf_cm_ops;
+struct kperf_rdma_cm;
 
 /**
  * struct kperf_buf - a data buffer and how the device reaches it
@@ -197,7 +216,9 @@ struct kperf_result {
  * @reason: why the command failed, for the result line
  * @mcast_joined: mcast=1: the target's net device joined the group
  * @mcast_attached: mcast=1: targets (conns[0..n-1].end[1]) in the group
+ * @cm_ops: the connection manager of cm=, NULL for cm=none
  * @cm: cm=ib: the IB CM ids of the connections (kperf_cm.c)
+ * @rdma_cm: cm=rdma: the RDMA CM ids of the connections (kperf_rdma_cm.c)
  */
 struct kperf_run {
 	struct kperf_params p;
@@ -212,7 +233,85 @@ struct kperf_run {
 	char reason[160];
 	bool mcast_joined;
 	unsigned int mcast_attached;
+	const struct kperf_cm_ops *cm_ops;
 	struct kperf_cm *cm;
+	struct kperf_rdma_cm *rdma_cm;
+};
+
+/* Where one end of a connection is in a CM's exchange (cm=ib, cm=rdma). */
+enum kperf_cm_state {
+	KPERF_CM_IDLE,
+	KPERF_CM_ADDR,		/* cm=rdma, dev side: address resolved */
+	KPERF_CM_ROUTE,		/* cm=rdma, dev side: route resolved */
+	KPERF_CM_UP,		/* connected: both ends may send */
+	KPERF_CM_DOWN,		/* the disconnect exchange reached this end */
+	KPERF_CM_FAILED,
+};
+
+struct ib_cm_id;
+struct rdma_cm_id;
+
+/**
+ * struct kperf_cm_end - one end of a connection a CM makes
+ * @run: the command
+ * @index: the connection's index
+ * @ib: cm=ib: its IB CM id (the peer side's comes with the REQ), or NULL
+ * @rdma: cm=rdma: its RDMA CM id (the peer side's comes with the
+ *	  CONNECT_REQUEST), or NULL
+ * @state: how far it got; read it with kperf_cm_end_state()
+ * @err: why it failed (KPERF_CM_FAILED), a negative errno
+ * @what: the event or step that made it fail
+ * @detail: more about it (the name of a reject reason), or NULL
+ * @status: the reject reason, the failed event's status or step's errno
+ * @done: completed at every change of @state
+ *
+ * The CM's handlers write @state (last) and the failure fields (first,
+ * kperf_cm_end_fail()); the command reads them in process context.
+ */
+struct kperf_cm_end {
+	struct kperf_run *run;
+	unsigned int index;
+	union {
+		struct ib_cm_id *ib;
+		struct rdma_cm_id *rdma;
+	};
+	enum kperf_cm_state state;
+	int err;
+	const char *what;
+	const char *detail;
+	int status;
+	struct completion done;
+};
+
+/* Both ends of one connection, as in struct kperf_conn: [0] dev, [1] peer. */
+struct kperf_cm_conn {
+	struct kperf_cm_end end[2];
+};
+
+/* The private data of a connection request, as both CMs send it. */
+struct kperf_cm_priv {
+	__be32 index;
+};
+
+/**
+ * struct kperf_cm_ops - a connection manager making a command's connections
+ * @listen: make the CM's state for the command; the peer side listens
+ * @connect: connect connection @i, whose buffers exist (its QPs too,
+ *	     unless @makes_qps); returns when both ends are connected, or
+ *	     with the reason in @run
+ * @disconnect: end every connection that came up; both ends must see it
+ * @stop: end what is still connected, destroy the CM's ids (and QPs, if
+ *	  @makes_qps) and free its state; before kperf destroys the QPs
+ * @makes_qps: the CM creates and destroys the connections' QPs
+ *
+ * Every hook runs in the command's process context and may sleep.
+ */
+struct kperf_cm_ops {
+	int (*listen)(struct kperf_run *run);
+	int (*connect)(struct kperf_run *run, unsigned int i);
+	int (*disconnect)(struct kperf_run *run);
+	void (*stop)(struct kperf_run *run);
+	bool makes_qps;
 };
 
 /* kperf_cmd.c */
@@ -249,17 +348,34 @@ void kperf_side_close(struct kperf_side *s);
 /* kperf_conn.c */
 void kperf_conn_av(struct rdma_ah_attr *ah, struct kperf_side *s,
 		   struct kperf_side *peer);
+int kperf_conn_qp_attr(struct kperf_run *run, struct kperf_side *s,
+		       struct ib_qp_init_attr *attr);
 int kperf_conn_create_all(struct kperf_run *run);
+int kperf_conn_disconnect_all(struct kperf_run *run);
 void kperf_conn_destroy_all(struct kperf_run *run);
 int kperf_conn_to_err(struct kperf_run *run, struct kperf_end *e);
 int kperf_conn_init(struct kperf_run *run, struct kperf_side *s,
 		    struct kperf_end *e);
 
-/* kperf_cm.c: cm=ib, connections through the IB CM */
+/* kperf_cm_end.c: what the connection managers share */
 const char *kperf_cm_check(const struct kperf_params *p);
-int kperf_cm_listen(struct kperf_run *run);
-int kperf_cm_connect(struct kperf_run *run, unsigned int i);
-void kperf_cm_stop(struct kperf_run *run);
+struct kperf_cm_conn *kperf_cm_conns_alloc(struct kperf_run *run);
+void kperf_cm_end_set(struct kperf_cm_end *ce, enum kperf_cm_state state);
+void kperf_cm_end_fail(struct kperf_cm_end *ce, int err, const char *what,
+		       const char *detail, int status);
+enum kperf_cm_state kperf_cm_end_state(const struct kperf_cm_end *ce);
+int kperf_cm_end_wait(struct kperf_cm_end *ce, enum kperf_cm_state from);
+int kperf_cm_priv_index(struct kperf_run *run, const void *data,
+			unsigned int len, unsigned int *i);
+u8 kperf_cm_rd_atom(struct kperf_run *run);
+u8 kperf_cm_rnr_retry(struct kperf_run *run);
+
+/* kperf_cm.c: cm=ib, connections through the IB CM */
+extern const struct kperf_cm_ops kperf_cm_ib;
+
+/* kperf_rdma_cm.c: cm=rdma, connections through the RDMA CM */
+extern const struct kperf_cm_ops kperf_cm_rdma;
+const char *kperf_rdma_cm_check(const struct kperf_params *p);
 
 /* kperf_buf.c */
 int kperf_buf_alloc(struct kperf_run *run, struct kperf_side *s,

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* ib_kperf: parsing and validating one command line of key=value pairs. */
 
+#include <linux/in.h>
+#include <linux/in6.h>
+#include <linux/inet.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include "kperf.h"
@@ -322,9 +325,48 @@ static int kperf_key_cm(struct kperf_params *p, const char *v)
 		p->cm = KPERF_CM_NONE;
 	else if (!strcmp(v, "ib"))
 		p->cm = KPERF_CM_IB;
+	else if (!strcmp(v, "rdma"))
+		p->cm = KPERF_CM_RDMA;
 	else
 		return -EINVAL;
 	return 0;
+}
+
+/* cm=rdma: where the dev side connects, "IPV4[:PORT]" or "[IPV6][:PORT]". */
+static int kperf_key_addr(struct kperf_params *p, const char *v)
+{
+	struct sockaddr_in *sin = (struct sockaddr_in *)&p->addr;
+	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)&p->addr;
+	const char *end;
+	u16 port = 0;
+
+	memset(&p->addr, 0, sizeof(p->addr));
+	if (v[0] == '[') {
+		if (!in6_pton(v + 1, -1, sin6->sin6_addr.s6_addr, ']', &end) ||
+		    *end++ != ']')
+			return -EINVAL;
+	} else if (!in4_pton(v, -1, (u8 *)&sin->sin_addr.s_addr, ':', &end)) {
+		return -EINVAL;
+	}
+	if (*end == ':') {
+		if (kstrtou16(end + 1, 10, &port) || !port)
+			return -EINVAL;
+	} else if (*end) {
+		return -EINVAL;
+	}
+	if (v[0] == '[') {
+		sin6->sin6_family = AF_INET6;
+		sin6->sin6_port = htons(port);
+	} else {
+		sin->sin_family = AF_INET;
+		sin->sin_port = htons(port);
+	}
+	return 0;
+}
+
+static int kperf_key_port(struct kperf_params *p, const char *v)
+{
+	return kstrtou16(v, 0, &p->port) || !p->port ? -EINVAL : 0;
 }
 
 static const struct {
@@ -343,7 +385,8 @@ static const struct {
 	{ "srq", kperf_key_srq }, { "mcast", kperf_key_mcast },
 	{ "mad", kperf_key_mad }, { "resp_ms", kperf_key_resp_ms },
 	{ "retries", kperf_key_retries }, { "ack_timeout", kperf_key_ack_timeout },
-	{ "cm", kperf_key_cm },
+	{ "cm", kperf_key_cm }, { "addr", kperf_key_addr },
+	{ "port", kperf_key_port },
 };
 
 /* Applies one key=value token; says what is wrong with it in @why. */
@@ -406,6 +449,8 @@ static void kperf_cmd_derive(struct kperf_params *p)
 		p->sig = max(1U, p->depth / 2);
 	if (!p->mr_given && (op->atomic || p->op == KPERF_OP_SEND_INV))
 		p->mr = KPERF_MR_FRWR;
+	if (p->cm == KPERF_CM_RDMA && !p->port)
+		p->port = KPERF_RDMA_CM_PORT;
 }
 
 /* The fault rules; @why says which one a command breaks. */
@@ -459,7 +504,8 @@ static const char *kperf_cmd_check(const struct kperf_params *p)
 	if (p->mode == KPERF_LAT && p->iters > KPERF_MAX_LAT_ITERS)
 		return "mode=lat allows at most 1000000 iters";
 	return kperf_cmd_check_fault(p) ?: kperf_srq_check(p) ?:
-	       kperf_mcast_check(p) ?: kperf_cm_check(p);
+	       kperf_mcast_check(p) ?: kperf_cm_check(p) ?:
+	       kperf_rdma_cm_check(p);
 }
 
 /**

@@ -7,35 +7,56 @@
 #include "kperf.h"
 
 #define KPERF_HOP_LIMIT		64
-#define KPERF_RETRY_CNT		7
-#define KPERF_RNR_INFINITE	7
-#define KPERF_MIN_RNR_TIMER	1	/* 0.01 ms */
-#define KPERF_MAX_RD_ATOMIC	16
+
+/* The connection managers of cm=, by enum kperf_cm_mode (none: NULL). */
+static const struct kperf_cm_ops *const kperf_conn_cms[] = {
+	[KPERF_CM_IB] = &kperf_cm_ib,
+	[KPERF_CM_RDMA] = &kperf_cm_rdma,
+};
+
+/**
+ * kperf_conn_qp_attr() - the creation attributes of a QP of side @s
+ * @run: the command
+ * @s: the side
+ * @attr: filled in: the command's QP type, the side's CQ (and SRQ), room
+ *	  for its work requests
+ *
+ * Return: 0, or -EINVAL when the device cannot hold the queues (the
+ * reason is in @run).
+ */
+int kperf_conn_qp_attr(struct kperf_run *run, struct kperf_side *s,
+		       struct ib_qp_init_attr *attr)
+{
+	const struct kperf_params *p = &run->p;
+
+	memset(attr, 0, sizeof(*attr));
+	attr->qp_type = p->qp_type;
+	attr->send_cq = s->cq;
+	attr->recv_cq = s->cq;
+	attr->srq = s->srq;		/* srq=1, the target side */
+	attr->sq_sig_type = IB_SIGNAL_REQ_WR;
+	attr->cap.max_send_wr = p->depth + 4;
+	attr->cap.max_recv_wr = 2 * p->depth + 1;
+	attr->cap.max_send_sge = 1;
+	attr->cap.max_recv_sge = 1;
+	attr->cap.max_inline_data = p->inline_data ? p->size : 0;
+	if (attr->cap.max_recv_wr > s->ibdev->attrs.max_qp_wr)
+		return kperf_run_fail(run, -EINVAL, "depth=%u needs %u WRs, %s has %d",
+				      p->depth, attr->cap.max_recv_wr,
+				      dev_name(&s->ibdev->dev),
+				      s->ibdev->attrs.max_qp_wr);
+	return 0;
+}
 
 static int kperf_conn_qp_create(struct kperf_run *run, struct kperf_side *s,
 				struct kperf_end *e)
 {
-	const struct kperf_params *p = &run->p;
-	struct ib_qp_init_attr attr = {
-		.qp_type = p->qp_type,
-		.send_cq = s->cq,
-		.recv_cq = s->cq,
-		.srq = s->srq,		/* srq=1, the target side */
-		.sq_sig_type = IB_SIGNAL_REQ_WR,
-		.cap = {
-			.max_send_wr = p->depth + 4,
-			.max_recv_wr = 2 * p->depth + 1,
-			.max_send_sge = 1,
-			.max_recv_sge = 1,
-			.max_inline_data = p->inline_data ? p->size : 0,
-		},
-	};
+	struct ib_qp_init_attr attr;
+	int ret;
 
-	if (attr.cap.max_recv_wr > s->ibdev->attrs.max_qp_wr)
-		return kperf_run_fail(run, -EINVAL, "depth=%u needs %u WRs, %s has %d",
-				      p->depth, attr.cap.max_recv_wr,
-				      dev_name(&s->ibdev->dev),
-				      s->ibdev->attrs.max_qp_wr);
+	ret = kperf_conn_qp_attr(run, s, &attr);
+	if (ret)
+		return ret;
 	e->qp = ib_create_qp(s->pd, &attr);
 	if (IS_ERR(e->qp)) {
 		int ret = PTR_ERR(e->qp);
@@ -198,21 +219,25 @@ static int kperf_conn_connect(struct kperf_run *run, struct kperf_conn *c,
 
 static int kperf_conn_create(struct kperf_run *run, struct kperf_conn *c)
 {
+	const struct kperf_cm_ops *cm = run->cm_ops;
 	size_t len = run->p.size;
 	int d, ret;
 
 	if (run->p.qp_type == IB_QPT_UD)
 		len += KPERF_UD_GRH;
 	for (d = 0; d < 2; d++) {
-		ret = kperf_conn_qp_create(run, &run->side[d], &c->end[d]);
-		if (ret)
-			return ret;
+		if (!cm || !cm->makes_qps) {
+			ret = kperf_conn_qp_create(run, &run->side[d],
+						   &c->end[d]);
+			if (ret)
+				return ret;
+		}
 		ret = kperf_buf_alloc(run, &run->side[d], &c->end[d].buf, len);
 		if (ret)
 			return ret;
 	}
-	if (run->cm)		/* cm=ib: the CM moves the QPs on */
-		return kperf_cm_connect(run, c - run->conns);
+	if (cm)			/* cm=: the CM moves the QPs on */
+		return cm->connect(run, c - run->conns);
 	for (d = 0; d < 2; d++) {
 		ret = kperf_conn_connect(run, c, d);
 		if (ret)
@@ -239,8 +264,9 @@ int kperf_conn_create_all(struct kperf_run *run)
 	if (!run->conns)
 		return kperf_run_fail(run, -ENOMEM, "no memory for %u connections",
 				      run->p.qps);
-	if (run->p.cm == KPERF_CM_IB) {
-		ret = kperf_cm_listen(run);
+	run->cm_ops = kperf_conn_cms[run->p.cm];
+	if (run->cm_ops) {
+		ret = run->cm_ops->listen(run);
 		if (ret)
 			return ret;
 	}
@@ -253,8 +279,23 @@ int kperf_conn_create_all(struct kperf_run *run)
 }
 
 /**
+ * kperf_conn_disconnect_all() - end the connections a CM made (cm=)
+ * @run: the command, connected
+ *
+ * Context: process context, sleeps.
+ * Return: 0 (also for cm=none), or the first failure: both ends of every
+ * connection must see it end (the reason is in @run).
+ */
+int kperf_conn_disconnect_all(struct kperf_run *run)
+{
+	return run->cm_ops ? run->cm_ops->disconnect(run) : 0;
+}
+
+/**
  * kperf_conn_destroy_all() - destroy every QP, AH, MR and buffer
  * @run: the command; anything it made may be missing
+ *
+ * A CM's connections still up are ended first, its ids destroyed.
  *
  * Context: process context, sleeps.
  */
@@ -266,7 +307,8 @@ void kperf_conn_destroy_all(struct kperf_run *run)
 
 	if (!run->conns)
 		return;
-	kperf_cm_stop(run);
+	if (run->cm_ops)
+		run->cm_ops->stop(run);
 	for (i = 0; i < run->p.qps; i++) {
 		for (d = 0; d < 2; d++) {
 			e = &run->conns[i].end[d];

@@ -239,8 +239,11 @@ int kperf_run_command(struct kperf_params *p, struct seq_buf *out)
 	if (!ret) {
 		kperf_out_info(run);
 		kperf_run_progress(run);
-		ret = kperf_run_body(run);
-		ret = kperf_run_gone(run, kperf_run_expect(run, ret));
+		ret = kperf_run_expect(run, kperf_run_body(run));
+		/* cm=: ending the connections is part of the command */
+		if (!ret)
+			ret = kperf_conn_disconnect_all(run);
+		ret = kperf_run_gone(run, ret);
 	}
 	kperf_run_teardown(run);
 	kperf_out_result(run, ret);

@@ -1,0 +1,567 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* ib_kperf cm=rdma: connections made by the RDMA CM, by IP address and port, and ended by it. */
+/*
+ * The peer side binds the IP address of its GID (the one kperf chose:
+ * ip=, gid=) and port=, in the namespace of that GID's net device, and
+ * listens. For each connection the dev side makes an id in its own net
+ * device's namespace, resolves the address from its GID's IP to the
+ * peer's (or to addr=) and then the route, has rdma_cm create its QP
+ * (kperf's PD, CQ and queue sizes) and connects with the connection's
+ * index as private data. The CONNECT_REQUEST comes to the peer side on a
+ * new id, which gets its QP the same way and is accepted. rdma_cm moves
+ * both QPs to RTS itself, with kperf's ACK timeout and RNR timer set on
+ * the ids; ESTABLISHED on both ends completes a connection.
+ *
+ * At the end the dev side disconnects (a DREQ), the peer side hears
+ * DISCONNECTED and disconnects too (its DREP answers), the dev side hears
+ * DISCONNECTED; then each QP and id is destroyed, the listener last.
+ *
+ * The handlers run in rdma_cm's context, one event at a time per id; they
+ * record what happened (kperf_cm_end.c) and never destroy an id, the
+ * command does that in its own context. A CONNECT_REQUEST kperf does not
+ * take is refused by returning non-zero: rdma_cm then rejects it and
+ * destroys the new id itself.
+ */
+
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <net/ipv6.h>
+#include <net/net_namespace.h>
+#include <rdma/ib_cache.h>
+#include <rdma/rdma_cm.h>
+#include "kperf.h"
+
+/* How long the address and the route may take to resolve. */
+#define KPERF_RDMA_CM_RESOLVE_MS	2000
+
+/**
+ * struct kperf_rdma_cm - a command's RDMA CM state
+ * @listen: the peer side's listening id
+ * @listen_end: its context, and a CONNECT_REQUEST's new id's at first
+ * @src: the dev side's address (its GID's IP, any port)
+ * @dst: where the dev side connects (addr=, else @bind)
+ * @bind: where the peer side listens (its GID's IP, port=)
+ * @qp_attr: the peer side's QPs' creation attributes
+ * @lock: serializes CONNECT_REQUESTs with kperf_rdma_cm_stop(); protects
+ *	  @stopping and the peer ends' ids
+ * @stopping: the command is ending: requests are refused
+ * @conns: per connection, its two ends
+ */
+struct kperf_rdma_cm {
+	struct rdma_cm_id *listen;
+	struct kperf_cm_end listen_end;
+	struct sockaddr_storage src, dst, bind;
+	struct ib_qp_init_attr qp_attr;
+	struct mutex lock;	/* @stopping, the peer ends' ids */
+	bool stopping;
+	struct kperf_cm_conn *conns;
+};
+
+static struct sockaddr *kperf_rdma_cm_sa(struct sockaddr_storage *ss)
+{
+	return (struct sockaddr *)ss;
+}
+
+static void kperf_rdma_cm_set_port(struct sockaddr_storage *ss, u16 port)
+{
+	if (ss->ss_family == AF_INET)
+		((struct sockaddr_in *)ss)->sin_port = htons(port);
+	else
+		((struct sockaddr_in6 *)ss)->sin6_port = htons(port);
+}
+
+static u16 kperf_rdma_cm_port(const struct sockaddr_storage *ss)
+{
+	if (ss->ss_family == AF_INET)
+		return ntohs(((const struct sockaddr_in *)ss)->sin_port);
+	return ntohs(((const struct sockaddr_in6 *)ss)->sin6_port);
+}
+
+/* The IP address in side @s's GID, port 0. */
+static int kperf_rdma_cm_ip(struct kperf_run *run, struct kperf_side *s,
+			    struct sockaddr_storage *ss)
+{
+	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
+
+	if (!rdma_protocol_roce(s->ibdev, s->port) || !s->sgid_attr)
+		return kperf_run_fail(run, -EINVAL, "cm=rdma needs RoCE: %s port %u has no IP addresses (cm=ib)",
+				      dev_name(&s->ibdev->dev), s->port);
+	rdma_gid2ip(kperf_rdma_cm_sa(ss), &s->sgid_attr->gid);
+	if (ss->ss_family == AF_INET6 &&
+	    (ipv6_addr_type(&sin6->sin6_addr) & IPV6_ADDR_LINKLOCAL))
+		return kperf_run_fail(run, -EINVAL, "cm=rdma needs a routable address, %s GID %u is link-local",
+				      dev_name(&s->ibdev->dev),
+				      s->sgid_attr->index);
+	return 0;
+}
+
+/* The dev side's, the peer side's and the connections' addresses. */
+static int kperf_rdma_cm_addrs(struct kperf_run *run,
+			       struct kperf_rdma_cm *rcm)
+{
+	int ret;
+
+	ret = kperf_rdma_cm_ip(run, &run->side[0], &rcm->src);
+	if (!ret)
+		ret = kperf_rdma_cm_ip(run, &run->side[1], &rcm->bind);
+	if (ret)
+		return ret;
+	kperf_rdma_cm_set_port(&rcm->bind, run->p.port);
+	rcm->dst = rcm->bind;
+	if (run->p.addr.ss_family) {
+		rcm->dst = run->p.addr;
+		if (!kperf_rdma_cm_port(&rcm->dst))
+			kperf_rdma_cm_set_port(&rcm->dst, run->p.port);
+	}
+	if (rcm->dst.ss_family != rcm->src.ss_family)
+		return kperf_run_fail(run, -EINVAL, "cm=rdma cannot connect %pISc to %pISc (ip=, gid=, addr=)",
+				      &rcm->src, &rcm->dst);
+	return 0;
+}
+
+/* What made @ce fail: the event it heard, else the @step that failed. */
+static int kperf_rdma_cm_fail(struct kperf_run *run, struct kperf_cm_end *ce,
+			      int err, const char *step)
+{
+	struct kperf_rdma_cm *rcm = run->rdma_cm;
+	const char *end = ce->index < run->p.qps &&
+			  ce == &rcm->conns[ce->index].end[0] ? "" : "peer side ";
+
+	if (kperf_cm_end_state(ce) != KPERF_CM_FAILED)
+		return kperf_run_fail(run, err, "connection %u to %pISpc: %s%s failed",
+				      ce->index, &rcm->dst, end, step);
+	return kperf_run_fail(run, ce->err, "connection %u to %pISpc: %s%s%s%s (status %d)",
+			      ce->index, &rcm->dst, end, ce->what,
+			      ce->detail ? ": " : "", ce->detail ?: "",
+			      ce->status);
+}
+
+/* The errno of an event that failed a connection. */
+static int kperf_rdma_cm_errno(const struct rdma_cm_event *ev)
+{
+	if (ev->event == RDMA_CM_EVENT_REJECTED)
+		return -ECONNREFUSED;	/* its status is the reject reason */
+	if (ev->status < 0)
+		return ev->status;
+	switch (ev->event) {
+	case RDMA_CM_EVENT_ADDR_ERROR:
+		return -EHOSTUNREACH;
+	case RDMA_CM_EVENT_ROUTE_ERROR:
+		return -ENETUNREACH;
+	case RDMA_CM_EVENT_UNREACHABLE:
+		return -ETIMEDOUT;
+	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+		return -ENODEV;
+	default:
+		return -ECONNABORTED;
+	}
+}
+
+/*
+ * The QP of end @e on @id, created by rdma_cm with @attr on side @s's PD;
+ * on RC the ids get kperf's ACK timeout and RNR timer. Sets @what to the
+ * step that failed.
+ */
+static int kperf_rdma_cm_qp(struct kperf_run *run, struct rdma_cm_id *id,
+			    struct kperf_side *s, struct kperf_end *e,
+			    struct ib_qp_init_attr *attr, const char **what)
+{
+	int ret;
+
+	*what = "rdma_create_qp";
+	ret = rdma_create_qp(id, s->pd, attr);
+	if (ret)
+		return ret;
+	e->qp = id->qp;
+	if (run->p.qp_type != IB_QPT_RC)
+		return 0;
+	*what = "rdma_set_ack_timeout";
+	ret = rdma_set_ack_timeout(id, run->p.ack_timeout);
+	if (ret)
+		return ret;
+	*what = "rdma_set_min_rnr_timer";
+	return rdma_set_min_rnr_timer(id, KPERF_MIN_RNR_TIMER);
+}
+
+/* Both ends ask for the same read depth; UC has no reads. */
+static void kperf_rdma_cm_param(struct kperf_run *run,
+				struct rdma_conn_param *param)
+{
+	u8 rd_atom = run->p.qp_type == IB_QPT_RC ? kperf_cm_rd_atom(run) : 0;
+
+	param->responder_resources = rd_atom;
+	param->initiator_depth = rd_atom;
+	param->retry_count = KPERF_RETRY_CNT;
+	param->rnr_retry_count = kperf_cm_rnr_retry(run);
+}
+
+/*
+ * Peer side, a CONNECT_REQUEST of connection @pe: the QP on the new @id,
+ * then the accept. Failing, it leaves neither behind and says why in @pe.
+ */
+static int kperf_rdma_cm_accept(struct kperf_run *run, struct rdma_cm_id *id,
+				struct kperf_cm_end *pe)
+{
+	struct kperf_rdma_cm *rcm = run->rdma_cm;
+	struct kperf_side *s = &run->side[1];
+	struct kperf_end *e = &run->conns[pe->index].end[1];
+	struct ib_qp_init_attr attr = rcm->qp_attr;
+	struct rdma_conn_param param = {};
+	const char *what = "connect request on another device";
+	int ret = -EINVAL;
+
+	if (id->device == s->ibdev && id->port_num == s->port)
+		ret = kperf_rdma_cm_qp(run, id, s, e, &attr, &what);
+	if (!ret) {
+		kperf_rdma_cm_param(run, &param);
+		what = "rdma_accept";
+		ret = rdma_accept(id, &param);
+	}
+	if (!ret)
+		return 0;
+	if (id->qp)
+		rdma_destroy_qp(id);
+	e->qp = NULL;
+	kperf_cm_end_fail(pe, ret, what, "failed", ret);
+	return ret;
+}
+
+/* A CONNECT_REQUEST on the listener: a new @id, ours if its data says. */
+static int kperf_rdma_cm_request(struct kperf_rdma_cm *rcm,
+				 struct rdma_cm_id *id,
+				 const struct rdma_cm_event *ev)
+{
+	struct kperf_run *run = rcm->listen_end.run;
+	struct kperf_cm_end *pe;
+	unsigned int i;
+	int ret = -EINVAL;
+
+	if (kperf_cm_priv_index(run, ev->param.conn.private_data,
+				ev->param.conn.private_data_len, &i))
+		return -EINVAL;	/* not ours: rdma_cm rejects it */
+	mutex_lock(&rcm->lock);
+	pe = &rcm->conns[i].end[1];
+	if (!rcm->stopping && !pe->rdma)
+		ret = kperf_rdma_cm_accept(run, id, pe);
+	if (!ret) {
+		id->context = pe;
+		pe->rdma = id;
+	}
+	mutex_unlock(&rcm->lock);
+	return ret;
+}
+
+/* Where the events of a connection's progress take an end. */
+static const enum kperf_cm_state kperf_rdma_cm_next[] = {
+	[RDMA_CM_EVENT_ADDR_RESOLVED] = KPERF_CM_ADDR,
+	[RDMA_CM_EVENT_ROUTE_RESOLVED] = KPERF_CM_ROUTE,
+	[RDMA_CM_EVENT_ESTABLISHED] = KPERF_CM_UP,
+	[RDMA_CM_EVENT_DISCONNECTED] = KPERF_CM_DOWN,
+};
+
+/*
+ * The events that end a connection attempt. (CONNECT_RESPONSE does not
+ * come to an id with a QP of rdma_create_qp(): rdma_cm finishes itself.)
+ * TIMEWAIT_EXIT and ADDR_CHANGE change nothing.
+ */
+#define KPERF_RDMA_CM_FAILURES						\
+	(BIT(RDMA_CM_EVENT_ADDR_ERROR) | BIT(RDMA_CM_EVENT_ROUTE_ERROR) |	\
+	 BIT(RDMA_CM_EVENT_CONNECT_ERROR) | BIT(RDMA_CM_EVENT_UNREACHABLE) |	\
+	 BIT(RDMA_CM_EVENT_REJECTED) | BIT(RDMA_CM_EVENT_CONNECT_RESPONSE) |	\
+	 BIT(RDMA_CM_EVENT_DEVICE_REMOVAL))
+
+/*
+ * Every id's handler. After DEVICE_REMOVAL too the command destroys the
+ * id: kperf's ib_client holds the device and its removal waits for the
+ * command, so the event only comes to a command that is ending anyway.
+ */
+static int kperf_rdma_cm_handler(struct rdma_cm_id *id,
+				 struct rdma_cm_event *ev)
+{
+	struct kperf_cm_end *ce = id->context;
+	unsigned int type = ev->event;
+	enum kperf_cm_state next = KPERF_CM_IDLE;
+
+	/* A new id: its context is still the listener's. */
+	if (type == RDMA_CM_EVENT_CONNECT_REQUEST)
+		return kperf_rdma_cm_request(container_of(ce, struct kperf_rdma_cm,
+							  listen_end),
+					     id, ev);
+	if (type < ARRAY_SIZE(kperf_rdma_cm_next))
+		next = kperf_rdma_cm_next[type];
+	if (type < BITS_PER_LONG && (BIT(type) & KPERF_RDMA_CM_FAILURES))
+		kperf_cm_end_fail(ce, kperf_rdma_cm_errno(ev),
+				  rdma_event_msg(ev->event),
+				  ev->event == RDMA_CM_EVENT_REJECTED ?
+				  rdma_reject_msg(id, ev->status) : NULL,
+				  ev->status);
+	else if (next != KPERF_CM_IDLE &&
+		 kperf_cm_end_state(ce) != KPERF_CM_FAILED)
+		kperf_cm_end_set(ce, next);
+	return 0;
+}
+
+/* A new id for side @s, in its GID's net device's namespace. */
+static struct rdma_cm_id *kperf_rdma_cm_id(struct kperf_run *run,
+					   struct kperf_side *s,
+					   struct kperf_cm_end *ce)
+{
+	struct net_device *ndev;
+	struct rdma_cm_id *id;
+	struct net *net = NULL;
+
+	rcu_read_lock();
+	ndev = rdma_read_gid_attr_ndev_rcu(s->sgid_attr);
+	if (!IS_ERR(ndev))
+		net = maybe_get_net(dev_net(ndev));
+	rcu_read_unlock();
+	if (!net)
+		return ERR_PTR(-ENETDOWN);
+	id = rdma_create_id(net, kperf_rdma_cm_handler, ce, RDMA_PS_TCP,
+			    run->p.qp_type);
+	put_net(net);
+	return id;
+}
+
+/* The command's RDMA CM state; the peer side listens. */
+static int kperf_rdma_cm_listen(struct kperf_run *run)
+{
+	struct kperf_side *ps = &run->side[1];
+	struct kperf_rdma_cm *rcm;
+	struct rdma_cm_id *id;
+	int ret;
+
+	rcm = kzalloc(sizeof(*rcm), GFP_KERNEL);
+	if (!rcm)
+		return kperf_run_fail(run, -ENOMEM, "no memory for the CM state");
+	run->rdma_cm = rcm;
+	mutex_init(&rcm->lock);
+	rcm->listen_end.run = run;
+	rcm->listen_end.index = run->p.qps;	/* none */
+	init_completion(&rcm->listen_end.done);
+	rcm->conns = kperf_cm_conns_alloc(run);
+	if (!rcm->conns)
+		return kperf_run_fail(run, -ENOMEM, "no memory for the CM state");
+	ret = kperf_rdma_cm_addrs(run, rcm);
+	if (!ret)
+		ret = kperf_conn_qp_attr(run, ps, &rcm->qp_attr);
+	if (ret)
+		return ret;
+	id = kperf_rdma_cm_id(run, ps, &rcm->listen_end);
+	if (IS_ERR(id))
+		return kperf_run_fail(run, PTR_ERR(id), "rdma_create_id for %s failed",
+				      dev_name(&ps->ibdev->dev));
+	rcm->listen = id;
+	ret = rdma_bind_addr(id, kperf_rdma_cm_sa(&rcm->bind));
+	if (ret)
+		return kperf_run_fail(run, ret, "rdma_bind_addr %pISpc failed",
+				      &rcm->bind);
+	if (id->device != ps->ibdev)
+		return kperf_run_fail(run, -EINVAL, "%pISc is on %s, not on %s",
+				      &rcm->bind,
+				      id->device ? dev_name(&id->device->dev) : "no device",
+				      dev_name(&ps->ibdev->dev));
+	ret = rdma_listen(id, run->p.qps);
+	if (ret)
+		return kperf_run_fail(run, ret, "rdma_listen on %pISpc failed",
+				      &rcm->bind);
+	return 0;
+}
+
+/* Wait for the dev side's @ce to get from @from to @to. */
+static int kperf_rdma_cm_step(struct kperf_cm_end *ce,
+			      enum kperf_cm_state from, enum kperf_cm_state to)
+{
+	int ret = kperf_cm_end_wait(ce, from);
+
+	if (ret)
+		return ret;
+	return kperf_cm_end_state(ce) == to ? 0 : -ECONNRESET;
+}
+
+/* Dev side, connection @i: the address, the route and the QP. */
+static int kperf_rdma_cm_resolve(struct kperf_run *run, unsigned int i)
+{
+	struct kperf_rdma_cm *rcm = run->rdma_cm;
+	struct kperf_cm_end *ce = &rcm->conns[i].end[0];
+	struct kperf_side *s = &run->side[0];
+	struct ib_qp_init_attr attr;
+	struct rdma_cm_id *id;
+	const char *what;
+	int ret;
+
+	id = kperf_rdma_cm_id(run, s, ce);
+	if (IS_ERR(id))
+		return kperf_run_fail(run, PTR_ERR(id), "rdma_create_id for %s failed",
+				      dev_name(&s->ibdev->dev));
+	ce->rdma = id;
+	ret = rdma_resolve_addr(id, kperf_rdma_cm_sa(&rcm->src),
+				kperf_rdma_cm_sa(&rcm->dst),
+				KPERF_RDMA_CM_RESOLVE_MS);
+	if (!ret)
+		ret = kperf_rdma_cm_step(ce, KPERF_CM_IDLE, KPERF_CM_ADDR);
+	if (ret)
+		return kperf_rdma_cm_fail(run, ce, ret, "resolving the address");
+	if (id->device != s->ibdev || id->port_num != s->port)
+		return kperf_run_fail(run, -EINVAL, "connection %u: %pISc to %pISc resolves to %s port %u, not to %s port %u",
+				      i, &rcm->src, &rcm->dst,
+				      dev_name(&id->device->dev), id->port_num,
+				      dev_name(&s->ibdev->dev), s->port);
+	ret = rdma_resolve_route(id, KPERF_RDMA_CM_RESOLVE_MS);
+	if (!ret)
+		ret = kperf_rdma_cm_step(ce, KPERF_CM_ADDR, KPERF_CM_ROUTE);
+	if (ret)
+		return kperf_rdma_cm_fail(run, ce, ret, "resolving the route");
+	/* The path MTU is the route's (mtu= is refused). */
+	if (id->route.num_pri_alt_paths && id->route.path_rec->mtu)
+		run->p.mtu = id->route.path_rec->mtu;
+	ret = kperf_conn_qp_attr(run, s, &attr);
+	if (ret)
+		return ret;
+	ret = kperf_rdma_cm_qp(run, id, s, &run->conns[i].end[0], &attr, &what);
+	if (ret)
+		return kperf_rdma_cm_fail(run, ce, ret, what);
+	return 0;
+}
+
+/* Connection @i through the RDMA CM: resolved, connected, both ends up. */
+static int kperf_rdma_cm_connect(struct kperf_run *run, unsigned int i)
+{
+	struct kperf_rdma_cm *rcm = run->rdma_cm;
+	struct kperf_cm_end *ce = &rcm->conns[i].end[0];
+	struct kperf_cm_end *pe = &rcm->conns[i].end[1];
+	struct kperf_cm_priv priv = { .index = cpu_to_be32(i) };
+	struct rdma_conn_param param = {
+		.private_data = &priv,
+		.private_data_len = sizeof(priv),
+	};
+	int ret;
+
+	ret = kperf_rdma_cm_resolve(run, i);
+	if (ret)
+		return ret;
+	kperf_rdma_cm_param(run, &param);
+	ret = rdma_connect(ce->rdma, &param);
+	if (!ret)
+		ret = kperf_rdma_cm_step(ce, KPERF_CM_ROUTE, KPERF_CM_UP);
+	/* A request the peer side failed to take: its reason is better. */
+	if (ret && kperf_cm_end_state(pe) == KPERF_CM_FAILED)
+		return kperf_rdma_cm_fail(run, pe, ret, "accepting");
+	if (ret)
+		return kperf_rdma_cm_fail(run, ce, ret, "connecting");
+	ret = kperf_rdma_cm_step(pe, KPERF_CM_IDLE, KPERF_CM_UP);
+	if (ret)
+		return kperf_rdma_cm_fail(run, pe, ret, "connecting");
+	return 0;
+}
+
+/*
+ * Connection @i, if both ends are up: the dev side's DREQ, DISCONNECTED
+ * on the peer side, its DREP, DISCONNECTED on the dev side.
+ */
+static int kperf_rdma_cm_disconnect_one(struct kperf_run *run,
+					unsigned int i)
+{
+	struct kperf_cm_end *ce = &run->rdma_cm->conns[i].end[0];
+	struct kperf_cm_end *pe = &run->rdma_cm->conns[i].end[1];
+	int ret;
+
+	if (kperf_cm_end_state(ce) != KPERF_CM_UP ||
+	    kperf_cm_end_state(pe) != KPERF_CM_UP)
+		return 0;
+	ret = rdma_disconnect(ce->rdma);
+	if (ret)
+		return kperf_rdma_cm_fail(run, ce, ret, "rdma_disconnect");
+	ret = kperf_rdma_cm_step(pe, KPERF_CM_UP, KPERF_CM_DOWN);
+	if (ret)
+		return kperf_rdma_cm_fail(run, pe, ret, "disconnecting");
+	ret = rdma_disconnect(pe->rdma);
+	if (ret)
+		return kperf_rdma_cm_fail(run, pe, ret, "rdma_disconnect");
+	ret = kperf_rdma_cm_step(ce, KPERF_CM_UP, KPERF_CM_DOWN);
+	if (ret)
+		return kperf_rdma_cm_fail(run, ce, ret, "disconnecting");
+	return 0;
+}
+
+static int kperf_rdma_cm_disconnect(struct kperf_run *run)
+{
+	unsigned int i;
+	int ret, first = 0;
+
+	if (!run->rdma_cm || !run->rdma_cm->conns)
+		return 0;
+	for (i = 0; i < run->p.qps; i++) {
+		ret = kperf_rdma_cm_disconnect_one(run, i);
+		first = first ?: ret;
+	}
+	return first;
+}
+
+/* The QP and the id of one end, in that order. */
+static void kperf_rdma_cm_destroy(struct kperf_cm_end *ce, struct kperf_end *e)
+{
+	if (!ce->rdma)
+		return;
+	if (ce->rdma->qp)
+		rdma_destroy_qp(ce->rdma);
+	e->qp = NULL;
+	rdma_destroy_id(ce->rdma);
+	ce->rdma = NULL;
+}
+
+/*
+ * No request is taken from here on; connections still up are ended, then
+ * every QP and id is destroyed (which ends what was still in progress),
+ * the listener last.
+ */
+static void kperf_rdma_cm_stop(struct kperf_run *run)
+{
+	struct kperf_rdma_cm *rcm = run->rdma_cm;
+	unsigned int i;
+	int d;
+
+	if (!rcm)
+		return;
+	mutex_lock(&rcm->lock);
+	rcm->stopping = true;
+	mutex_unlock(&rcm->lock);
+	if (rcm->conns) {
+		kperf_rdma_cm_disconnect(run);
+		for (i = 0; i < run->p.qps; i++)
+			for (d = 1; d >= 0; d--)
+				kperf_rdma_cm_destroy(&rcm->conns[i].end[d],
+						      &run->conns[i].end[d]);
+	}
+	if (rcm->listen)
+		rdma_destroy_id(rcm->listen);
+	mutex_destroy(&rcm->lock);
+	kfree(rcm->conns);
+	kfree(rcm);
+	run->rdma_cm = NULL;
+}
+
+/**
+ * kperf_rdma_cm_check() - the rules of cm=rdma's keys
+ * @p: a parsed command
+ *
+ * Return: what is wrong with @p, or NULL.
+ */
+const char *kperf_rdma_cm_check(const struct kperf_params *p)
+{
+	if (p->cm != KPERF_CM_RDMA)
+		return p->addr.ss_family || p->port ?
+		       "addr= and port= need cm=rdma" : NULL;
+	if (p->mtu)
+		return "cm=rdma takes the path MTU from its route (no mtu=)";
+	return NULL;
+}
+
+/* cm=rdma: rdma_cm creates the QPs on its ids and moves them on. */
+const struct kperf_cm_ops kperf_cm_rdma = {
+	.listen = kperf_rdma_cm_listen,
+	.connect = kperf_rdma_cm_connect,
+	.disconnect = kperf_rdma_cm_disconnect,
+	.stop = kperf_rdma_cm_stop,
+	.makes_qps = true,
+};
