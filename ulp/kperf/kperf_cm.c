@@ -50,6 +50,13 @@ static int kperf_cm_qp_to(struct kperf_run *run, struct ib_cm_id *id,
 	ret = ib_cm_init_qp_attr(id, &attr, &mask);
 	if (ret)
 		return ret;
+	/*
+	 * Each end receives from the PSN it names in its own REQ or REP. The
+	 * passive end goes to RTR before its REP is sent, when ib_cm does not
+	 * know that PSN yet: say it here, as rdma_cm does with its seq_num.
+	 */
+	if (state == IB_QPS_RTR)
+		attr.rq_psn = e->psn;
 	if (state == IB_QPS_RTS && run->p.qp_type == IB_QPT_RC)
 		attr.timeout = run->p.ack_timeout;
 	return ib_modify_qp(e->qp, &attr, mask);
