@@ -4,7 +4,8 @@
 #   2. for each guest kernel (stock, debug): copy the tree to build/<kind>/src,
 #      build there with W=1 (warnings are errors) and the header-shadowing
 #      check, run sparse, stage a depmod'ed module tree
-#   3. boot each kernel in QEMU and run the suite (scripts/guest/run-tests.sh)
+#   3. boot each kernel in QEMU and run the suite (scripts/guest/run-tests.sh);
+#      the debug kernel's guest starts first and the stock one runs beside it
 #   4. print one line per test and "N passed, N failed, N skipped"
 # RDMAOOT_TESTS="pattern ..." limits the guest units (globs such as
 # "tests/010-*" or "kunit/qp_state_test"); RDMAOOT_KINDS="stock" or "debug"
@@ -20,6 +21,8 @@ HOSTRES=$BUILD/host-results.txt
 mkdir -p "$BUILD"
 : > "$HOSTRES"
 kinds=${RDMAOOT_KINDS:-stock debug}
+# Kbuild compiles one file at a time unless told otherwise.
+jobs=-j$(nproc)
 
 # host_step NAME LOG CMD...: run a host-side check, record PASS/FAIL.
 host_step() {
@@ -86,8 +89,16 @@ host_step kunit-manifest "$BUILD/manifest.log" check_manifest
 # The benchmark report (not the benchmark: no timed tests) on a fixed sample.
 host_step bench-report "$BUILD/bench-report.log" python3 scripts/bench-report.py --selftest
 
-guests=()
-for kind in $kinds; do
+# The debug guest takes longest, so its kernel is built and booted first;
+# the stock build, its host checks and the stock guest run beside it. A
+# guest keeps about one vCPU busy (rxe's engines run on the CPU that drives
+# them), so two of them share the host's cores well.
+order=
+for kind in debug stock; do
+	case " $kinds " in *" $kind "*) order="$order $kind" ;; esac
+done
+declare -A guest_pid=()
+for kind in $order; do
 	rdmaoot_log "preparing the $kind kernel"
 	if ! kdir=$(kdir_of "$kind" 2> "$BUILD/kernel-$kind.log"); then
 		echo "FAIL kernel/$kind 0 $(tail -n1 "$BUILD/kernel-$kind.log")" >> "$HOSTRES"
@@ -95,22 +106,25 @@ for kind in $kinds; do
 	fi
 	src=$(rdmaoot_sync_src "$kind")
 	rdmaoot_log "building for the $kind kernel"
-	host_step "build/$kind" "$BUILD/build-$kind.log" make -C "$src" KDIR="$kdir" modules || continue
-	host_step "sparse/$kind" "$BUILD/sparse-$kind.log" make -C "$src" KDIR="$kdir" sparse
+	host_step "build/$kind" "$BUILD/build-$kind.log" make "$jobs" -C "$src" KDIR="$kdir" modules || continue
+	host_step "sparse/$kind" "$BUILD/sparse-$kind.log" make "$jobs" -C "$src" KDIR="$kdir" sparse
+	"$RDMAOOT_TOP/scripts/stage-modules.sh" "$kind" "$BUILD/$kind" > "$BUILD/stage-$kind.log" 2>&1 ||
+		{ echo "FAIL stage/$kind 0 see $BUILD/stage-$kind.log" >> "$HOSTRES"; continue; }
+	# Timeouts allow for the other guest or a build sharing the cores.
+	case $kind in stock) tmo=2400 ;; debug) tmo=3600 ;; esac
+	"$RDMAOOT_TOP/scripts/qemu-run.sh" "$kind" "$BUILD/$kind/modroot" "$BUILD/out-$kind" check "$tmo" &
+	guest_pid[$kind]=$!
 	if [ "$kind" = stock ]; then
 		host_step "install/$kind" "$BUILD/install-$kind.log" check_install "$src" "$kdir"
 		rdmaoot_log "compiling the 6.1 ULPs against our headers"
 		check_compat
 	fi
-	"$RDMAOOT_TOP/scripts/stage-modules.sh" "$kind" "$BUILD/$kind" > "$BUILD/stage-$kind.log" 2>&1 ||
-		{ echo "FAIL stage/$kind 0 see $BUILD/stage-$kind.log" >> "$HOSTRES"; continue; }
-	guests+=("$kind")
 done
 
 gargs=()
-for kind in "${guests[@]}"; do
-	case $kind in stock) tmo=1200 ;; debug) tmo=3000 ;; esac
-	"$RDMAOOT_TOP/scripts/qemu-run.sh" "$kind" "$BUILD/$kind/modroot" "$BUILD/out-$kind" check "$tmo"
+for kind in stock debug; do
+	[ -n "${guest_pid[$kind]:-}" ] || continue
+	wait "${guest_pid[$kind]}"
 	gargs+=(--guest "$kind:$BUILD/out-$kind")
 done
 

@@ -38,10 +38,15 @@ rdmaoot_debug_dir() {
 
 # rdmaoot_sync_src KIND: mirror the work tree into build/KIND/src (mtimes
 # kept, so rebuilds stay incremental) and print that folder. Building in a
-# copy lets the stock and debug kernels' objects live side by side.
+# copy lets the stock and debug kernels' objects live side by side. What
+# .gitignore names (the objects of the last build) is neither copied nor
+# deleted from the copy: --delete alone would remove every object and
+# make each run a full rebuild.
 rdmaoot_sync_src() {
 	local src="$RDMAOOT_TOP/build/$1/src"
 	mkdir -p "$src"
-	rsync -a --delete --exclude=/build --exclude=/.git "$RDMAOOT_TOP/" "$src/"
+	rsync -a --delete --exclude=/build --exclude=/.git \
+		--exclude-from="$RDMAOOT_TOP/.gitignore" \
+		"$RDMAOOT_TOP/" "$src/"
 	echo "$src"
 }
