@@ -28,6 +28,8 @@
 #define KPERF_RNR_INFINITE	7
 #define KPERF_MIN_RNR_TIMER	1	/* 0.01 ms */
 #define KPERF_MAX_RD_ATOMIC	16
+/* ACK timeout of cm=none and cm=ib without ack_timeout=: 4.096 us * 2^14 = 67 ms. */
+#define KPERF_ACK_TIMEOUT	14
 
 /* cm=rdma: the port the peer side listens on unless port= says. */
 #define KPERF_RDMA_CM_PORT	18515
@@ -103,7 +105,7 @@ struct kperf_params {
 	bool srq, mcast;	/* kperf_srq.c, kperf_mcast.c */
 	enum kperf_mad_case mad;	/* mode=mad: kperf_mad.c */
 	u32 mad_resp_ms, mad_retries;
-	u8 ack_timeout;		/* RC local ACK timeout, IBTA 4.096 us * 2^n */
+	u8 ack_timeout;		/* RC local ACK timeout, 4.096 us * 2^n; 0: CM's */
 	enum kperf_cm_mode cm;
 	struct sockaddr_storage addr;
 	u16 port;

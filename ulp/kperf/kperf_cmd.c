@@ -428,7 +428,6 @@ static void kperf_cmd_defaults(struct kperf_params *p)
 	p->timeout_ms = 5000;
 	p->mad_resp_ms = 1000;
 	p->mad_retries = 3;
-	p->ack_timeout = 14;	/* 4.096 us * 2^14 = 67 ms */
 }
 
 /* Defaults that depend on other keys. */
@@ -451,6 +450,9 @@ static void kperf_cmd_derive(struct kperf_params *p)
 		p->mr = KPERF_MR_FRWR;
 	if (p->cm == KPERF_CM_RDMA && !p->port)
 		p->port = KPERF_RDMA_CM_PORT;
+	/* cm=rdma keeps the timeout rdma_cm derives, as a ULP's QP does */
+	if (p->cm != KPERF_CM_RDMA && !p->ack_timeout)
+		p->ack_timeout = KPERF_ACK_TIMEOUT;
 }
 
 /* The fault rules; @why says which one a command breaks. */

@@ -159,8 +159,8 @@ static int kperf_rdma_cm_errno(const struct rdma_cm_event *ev)
 
 /*
  * The QP of end @e on @id, created by rdma_cm with @attr on side @s's PD;
- * on RC the ids get kperf's ACK timeout and RNR timer. Sets @what to the
- * step that failed.
+ * on RC the ids get kperf's RNR timer, and its ACK timeout when the
+ * command gave one. Sets @what to the step that failed.
  */
 static int kperf_rdma_cm_qp(struct kperf_run *run, struct rdma_cm_id *id,
 			    struct kperf_side *s, struct kperf_end *e,
@@ -175,10 +175,12 @@ static int kperf_rdma_cm_qp(struct kperf_run *run, struct rdma_cm_id *id,
 	e->qp = id->qp;
 	if (run->p.qp_type != IB_QPT_RC)
 		return 0;
-	*what = "rdma_set_ack_timeout";
-	ret = rdma_set_ack_timeout(id, run->p.ack_timeout);
-	if (ret)
-		return ret;
+	if (run->p.ack_timeout) {
+		*what = "rdma_set_ack_timeout";
+		ret = rdma_set_ack_timeout(id, run->p.ack_timeout);
+		if (ret)
+			return ret;
+	}
 	*what = "rdma_set_min_rnr_timer";
 	return rdma_set_min_rnr_timer(id, KPERF_MIN_RNR_TIMER);
 }
