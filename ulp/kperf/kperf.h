@@ -31,6 +31,8 @@
 
 /* cm=rdma: the port the peer side listens on unless port= says. */
 #define KPERF_RDMA_CM_PORT	18515
+/* How long a CM's event may take unless the command says (cm=ib, cm=rdma). */
+#define KPERF_CM_WAIT_MS	30000
 
 enum kperf_mode { KPERF_PING, KPERF_BW, KPERF_LAT, KPERF_MEMCPY, KPERF_MAD };
 
@@ -364,7 +366,8 @@ void kperf_cm_end_set(struct kperf_cm_end *ce, enum kperf_cm_state state);
 void kperf_cm_end_fail(struct kperf_cm_end *ce, int err, const char *what,
 		       const char *detail, int status);
 enum kperf_cm_state kperf_cm_end_state(const struct kperf_cm_end *ce);
-int kperf_cm_end_wait(struct kperf_cm_end *ce, enum kperf_cm_state from);
+int kperf_cm_end_wait(struct kperf_cm_end *ce, enum kperf_cm_state from,
+		      unsigned int ms);
 int kperf_cm_priv_index(struct kperf_run *run, const void *data,
 			unsigned int len, unsigned int *i);
 u8 kperf_cm_rd_atom(struct kperf_run *run);
@@ -376,6 +379,11 @@ extern const struct kperf_cm_ops kperf_cm_ib;
 /* kperf_rdma_cm.c: cm=rdma, connections through the RDMA CM */
 extern const struct kperf_cm_ops kperf_cm_rdma;
 const char *kperf_rdma_cm_check(const struct kperf_params *p);
+struct rdma_cm_event;
+bool kperf_rdma_cm_event(struct kperf_cm_end *ce, struct rdma_cm_id *id,
+			 const struct rdma_cm_event *ev);
+int kperf_rdma_cm_wait(struct kperf_cm_end *ce, enum kperf_cm_state from,
+		       enum kperf_cm_state to, unsigned int ms);
 
 /* kperf_buf.c */
 int kperf_buf_alloc(struct kperf_run *run, struct kperf_side *s,
@@ -402,6 +410,10 @@ int kperf_cq_wait(struct kperf_run *run, struct kperf_side *s,
 		  enum kperf_wr_kind kind, struct ib_wc *wc);
 int kperf_cq_expect(struct kperf_run *run, struct kperf_side *s,
 		    enum kperf_wr_kind kind, struct ib_wc *wc);
+int kperf_cq_poll(struct kperf_run *run, struct kperf_side *s,
+		  enum kperf_wr_kind kind, struct ib_wc *wc);
+int kperf_cq_check(struct kperf_run *run, struct kperf_side *s,
+		   enum kperf_wr_kind kind, const struct ib_wc *wc);
 
 /* kperf_data.c */
 void kperf_data_fill(void *buf, size_t len, u32 round, u32 salt);
