@@ -328,6 +328,7 @@ const char *kperf_qp_name(enum ib_qp_type type);
 int kperf_dev_register(void);
 void kperf_dev_unregister(void);
 struct kperf_dev *kperf_dev_get(const char *name);
+struct kperf_dev *kperf_dev_hold(struct ib_device *ibdev);
 void kperf_dev_put(struct kperf_dev *kdev);
 struct ib_device *kperf_dev_ib(struct kperf_dev *kdev);
 bool kperf_dev_gone(struct kperf_dev *kdev);
@@ -337,6 +338,7 @@ int kperf_run_command(struct kperf_params *p, struct seq_buf *out);
 int kperf_run_fail(struct kperf_run *run, int err, const char *fmt, ...)
 	__printf(3, 4);
 int kperf_run_check(struct kperf_run *run);
+int kperf_run_gone(struct kperf_run *run, int ret);
 int kperf_run_idle(struct kperf_run *run);
 void kperf_run_progress(struct kperf_run *run);
 void kperf_run_clock_start(struct kperf_run *run);
@@ -345,6 +347,8 @@ void kperf_run_clock_stop(struct kperf_run *run);
 /* kperf_side.c */
 int kperf_side_open(struct kperf_run *run, struct kperf_side *s,
 		    const char *name);
+int kperf_side_open_dev(struct kperf_run *run, struct kperf_side *s,
+			struct ib_device *ibdev, u32 port);
 void kperf_side_close(struct kperf_side *s);
 
 /* kperf_conn.c */
@@ -388,6 +392,8 @@ int kperf_rdma_cm_wait(struct kperf_cm_end *ce, enum kperf_cm_state from,
 /* kperf_buf.c */
 int kperf_buf_alloc(struct kperf_run *run, struct kperf_side *s,
 		    struct kperf_buf *b, size_t len);
+int kperf_buf_alloc_mr(struct kperf_run *run, struct kperf_side *s,
+		       struct kperf_buf *b, size_t len, enum kperf_mr_mode mr);
 void kperf_buf_free(struct kperf_side *s, struct kperf_buf *b);
 int kperf_buf_reg(struct kperf_run *run, struct kperf_side *s,
 		  struct kperf_end *e);
@@ -449,5 +455,8 @@ int kperf_mcast_round(struct kperf_run *run, u32 round);
 /* kperf_out.c */
 void kperf_out_result(struct kperf_run *run, int err);
 void kperf_out_info(struct kperf_run *run);
+void kperf_out_fixed(struct seq_buf *out, const char *name, u64 num,
+		     u64 scale, u64 den);
+void kperf_out_status(struct kperf_run *run, int err);
 
 #endif /* KPERF_H */
