@@ -31,10 +31,18 @@
 
 /* cm=rdma: the port the peer side listens on unless port= says. */
 #define KPERF_RDMA_CM_PORT	18515
+/* mode=rping: rping's port and ping size unless port= and size= say. */
+#define KPERF_RPING_PORT	7174
+#define KPERF_RPING_SIZE	64
 /* How long a CM's event may take unless the command says (cm=ib, cm=rdma). */
 #define KPERF_CM_WAIT_MS	30000
 
-enum kperf_mode { KPERF_PING, KPERF_BW, KPERF_LAT, KPERF_MEMCPY, KPERF_MAD };
+enum kperf_mode { KPERF_PING, KPERF_BW, KPERF_LAT, KPERF_MEMCPY, KPERF_MAD,
+		  KPERF_RPING };
+
+/* mode=rping: which end of rping's protocol the command is (kperf_rping.c). */
+enum kperf_rping_role { KPERF_RPING_NONE, KPERF_RPING_CLIENT,
+			KPERF_RPING_SERVER };
 
 /* What mode=mad does with its requests (kperf_mad.c). */
 enum kperf_mad_case { KPERF_MAD_ECHO, KPERF_MAD_UNMATCHED, KPERF_MAD_TIMEOUT,
@@ -86,7 +94,9 @@ struct kperf_op_info {
  *
  * Sizes and counts are validated by kperf_cmd_parse(); @mtu 0 and @gid -1
  * mean "choose", @expect -1 means "expect success". @addr (family 0: not
- * given; port 0: @port) and @port are cm=rdma's.
+ * given; port 0: @port) and @port are cm=rdma's and mode=rping's; @role
+ * and @verify mode=rping's only. @not_rping names a key given that
+ * mode=rping does not take, @rping_only one that only mode=rping takes.
  */
 struct kperf_params {
 	enum kperf_mode mode;
@@ -109,12 +119,16 @@ struct kperf_params {
 	enum kperf_cm_mode cm;
 	struct sockaddr_storage addr;
 	u16 port;
+	enum kperf_rping_role role;
+	bool verify;
+	const char *not_rping, *rping_only;
 };
 
 struct kperf_dev;
 struct kperf_cm;
 struct kperf_cm_ops;
 struct kperf_rdma_cm;
+struct kperf_rping;
 
 /**
  * struct kperf_buf - a data buffer and how the device reaches it
@@ -221,6 +235,8 @@ struct kperf_result {
  * @cm_ops: the connection manager of cm=, NULL for cm=none
  * @cm: cm=ib: the IB CM ids of the connections (kperf_cm.c)
  * @rdma_cm: cm=rdma: the RDMA CM ids of the connections (kperf_rdma_cm.c)
+ * @rping: mode=rping: its one connection (kperf_rping.c); side[0] is the
+ *	   device rdma_cm chose, side[1] is unused
  */
 struct kperf_run {
 	struct kperf_params p;
@@ -238,9 +254,10 @@ struct kperf_run {
 	const struct kperf_cm_ops *cm_ops;
 	struct kperf_cm *cm;
 	struct kperf_rdma_cm *rdma_cm;
+	struct kperf_rping *rping;
 };
 
-/* Where one end of a connection is in a CM's exchange (cm=ib, cm=rdma). */
+/* Where one end of a connection is in a CM's exchange (cm=, mode=rping). */
 enum kperf_cm_state {
 	KPERF_CM_IDLE,
 	KPERF_CM_ADDR,		/* cm=rdma, dev side: address resolved */
@@ -388,6 +405,12 @@ bool kperf_rdma_cm_event(struct kperf_cm_end *ce, struct rdma_cm_id *id,
 			 const struct rdma_cm_event *ev);
 int kperf_rdma_cm_wait(struct kperf_cm_end *ce, enum kperf_cm_state from,
 		       enum kperf_cm_state to, unsigned int ms);
+
+/* kperf_rping.c: mode=rping, one end of rping's protocol */
+struct seq_file;
+int kperf_rping_run(const struct kperf_params *p, struct seq_buf *out);
+const char *kperf_rping_check(const struct kperf_params *p);
+int kperf_rping_listening_show(struct seq_file *m, void *unused);
 
 /* kperf_buf.c */
 int kperf_buf_alloc(struct kperf_run *run, struct kperf_side *s,

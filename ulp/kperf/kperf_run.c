@@ -24,8 +24,11 @@ int kperf_run_fail(struct kperf_run *run, int err, const char *fmt, ...)
 	va_start(args, fmt);
 	vsnprintf(run->reason, sizeof(run->reason), fmt, args);
 	va_end(args);
-	pr_info("%s %s on %s: %s (%d)\n", kperf_mode_name(run->p.mode),
-		run->op->name, run->p.dev, run->reason, err);
+	if (run->p.mode == KPERF_RPING)	/* no dev=, no op= */
+		pr_info("rping: %s (%d)\n", run->reason, err);
+	else
+		pr_info("%s %s on %s: %s (%d)\n", kperf_mode_name(run->p.mode),
+			run->op->name, run->p.dev, run->reason, err);
 	return err;
 }
 
