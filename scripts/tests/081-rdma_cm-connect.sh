@@ -9,7 +9,12 @@
 # its own). The IB CM messages under each command are checked in 6.1's
 # per-port counter files as in 078. A connection to a port nobody listens
 # on must be rejected by the peer's IB CM (invalid service ID, reason 8)
-# and fail the command within seconds, leaving the pair usable.
+# and fail the command within seconds, leaving the pair usable. ib_kperf's
+# mode=rping speaks rping's protocol to itself: a server bound to rxe1's
+# address in rxe1's namespace, a client on rxe0, run concurrently through
+# two open files of the run file; both must count every ping and verify
+# every byte, the server's iters= must catch a client that stops early,
+# and a client to a port nobody listens on must be rejected.
 TEST_TIMEOUT=300
 [ "${RDMAOOT_KIND:-stock}" = debug ] && TEST_TIMEOUT=900
 
@@ -105,6 +110,102 @@ rcm_refused() {
 	expect_out 'errno=-22 .*bad value' "port=0 is refused"
 }
 
+# rping's port, and where ib_kperf's rping servers leave their output.
+RPING_PORT=7174
+RPING_OUT=/tmp/081-rping
+
+# rping_listening ADDR PORT: an ib_kperf rping server lists its listener.
+rping_listening() {
+	grep -qx "rping $1:$2" /sys/kernel/debug/ib_kperf/listening 2>/dev/null
+}
+
+# rping_server_start NAME ARGS...: ib_kperf mode=rping role=server bound to
+# rxe1's address, in rxe1's namespace (the writer's namespace holds the
+# ids), in the background; its output in $RPING_OUT/NAME. Returns once it
+# listens; its pid in RPING_PID.
+rping_server_start() {
+	local f=$RPING_OUT/$1
+	shift
+	echo "+ (in $NS, in the background) kperf mode=rping role=server addr=$IPB port=$RPING_PORT $*"
+	ip netns exec "$NS" "$KPERF" mode=rping role=server addr="$IPB" \
+		port="$RPING_PORT" "$@" > "$f" 2>&1 &
+	RPING_PID=$!
+	if ! t_wait_for 20 rping_listening "$IPB" "$RPING_PORT"; then
+		kill -KILL "$RPING_PID" 2>/dev/null
+		wait "$RPING_PID"
+		t_fail "ib_kperf's rping server does not listen on $IPB:$RPING_PORT: $(cat "$f")"
+	fi
+}
+
+# rping_server_end NAME: waits (30 s at most) for the server to end; its
+# output in $OUT. Its listener must be gone from the listening file.
+rping_server_end() {
+	if ! t_wait_for 30 eval '! kill -0 "$RPING_PID" 2>/dev/null'; then
+		kill -KILL "$RPING_PID" 2>/dev/null
+		wait "$RPING_PID"
+		t_fail "ib_kperf's rping server did not end: $(cat "$RPING_OUT/$1")"
+	fi
+	wait "$RPING_PID"
+	OUT=$(cat "$RPING_OUT/$1")
+	printf '%s\n' "$OUT"
+	! rping_listening "$IPB" "$RPING_PORT" ||
+		t_fail "the rping server ended, but its listener is still listed"
+}
+
+# rcm_rping: ib_kperf's rping server on rxe1 and its rping client on rxe0
+# run N verified pings of rping's protocol (each: the source's
+# advertisement, the server's RDMA READ, a go-ahead, the sink's
+# advertisement, the server's RDMA WRITE, a go-ahead) over one rdma_cm
+# connection, which the client ends; then a server expecting more pings
+# than the client runs must fail.
+rcm_rping() {
+	local n=100 size=64 to=20000
+	mkdir -p "$RPING_OUT"
+	cm_mark rxe0 rxe1
+	rping_server_start srv iters=$n size=$size verify=1 timeout_ms=$to
+	kp mode=rping role=client addr=$IPB port=$RPING_PORT iters=$n size=$size verify=1 timeout_ms=$to
+	expect_out "^info mode=rping role=client dev=rxe0 port=1 gid=::ffff:$IPA local=$IPA:[0-9]+ remote=$IPB:$RPING_PORT " \
+		"the rping client connected from rxe0"
+	expect_out "^result mode=rping role=client addr=$IPB port=$RPING_PORT size=$size iters=$n verify=1 pings=$n bytes_verified=$((n * size)) usec=[0-9.]+ cm_event=DISCONNECTED cm_status=0 status=ok\$" \
+		"the rping client ran $n pings and verified every echo"
+	rping_server_end srv
+	expect_out "^info mode=rping role=server dev=rxe1 port=1 gid=::ffff:$IPB local=$IPB:$RPING_PORT remote=$IPA:[0-9]+ " \
+		"the rping server took the connection on rxe1"
+	expect_out "^result mode=rping role=server addr=$IPB port=$RPING_PORT size=$size iters=$n verify=1 pings=$n bytes_verified=$((n * size)) usec=[0-9.]+ cm_event=DISCONNECTED cm_status=0 status=ok\$" \
+		"the rping server served $n pings and verified every one it read"
+	cm_expect_exchange rxe0 rxe1 1
+
+	# The server counts the client's pings: 3 when it wanted 5.
+	rping_server_start short iters=5 timeout_ms=$to
+	kp mode=rping role=client addr=$IPB port=$RPING_PORT iters=3 timeout_ms=$to
+	expect_out "^result mode=rping role=client .* pings=3 bytes_verified=192 .* status=ok\$" \
+		"an rping client of 3 pings"
+	rping_server_end short
+	expect_out "^result mode=rping role=server .* iters=5 verify=1 pings=3 bytes_verified=192 .* status=fail errno=-74 reason=\"the client disconnected after 3 pings, iters=5\"" \
+		"a server expecting 5 pings fails when the client runs 3"
+}
+
+# rcm_rping_refused: rping's connection to a port nobody listens on, and
+# what mode=rping does not take.
+rcm_rping_refused() {
+	kp_refused mode=rping role=client addr=$IPB port=$RCM_NOBODY iters=1
+	expect_out "^result mode=rping role=client addr=$IPB port=$RCM_NOBODY .* pings=0 bytes_verified=0 .* cm_event=REJECTED cm_status=8 status=fail errno=-111 reason=\"connection to $IPB:$RCM_NOBODY: rejected: invalid service ID \\(status 8\\)\"" \
+		"an rping client to a port nobody listens on is rejected"
+	kp_refused mode=rping role=probe
+	expect_out "bad value 'probe' for role" "role=probe is refused as a value"
+	kp_refused mode=rping role=client
+	expect_out "mode=rping needs addr=<ipv4>" "mode=rping without addr= is refused"
+	kp_refused mode=rping role=client addr=$IPB dev=rxe0
+	expect_out "mode=rping takes only role, addr, port, iters, size, verify and timeout_ms" \
+		"mode=rping with dev= is refused"
+	kp_refused mode=rping role=client addr=$IPB size=25
+	expect_out "mode=rping takes size=26 to size=65535" "a ping smaller than rping's is refused"
+	kp_refused mode=rping role=client addr=$IPB iters=0
+	expect_out "role=client runs at least one ping" "a client of 0 pings is refused"
+	kp_refused dev=rxe0 verify=1
+	expect_out "role= and verify= need mode=rping" "verify= without mode=rping is refused"
+}
+
 test_run() {
 	local pair
 	for pair in $(echo dev=rxe0 dev=rxe0,peer=rxe1); do
@@ -112,4 +213,6 @@ test_run() {
 	done
 	rcm_unheard
 	rcm_refused
+	rcm_rping
+	rcm_rping_refused
 }

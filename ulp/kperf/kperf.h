@@ -33,8 +33,18 @@
 
 /* cm=rdma: the port the peer side listens on unless port= says. */
 #define KPERF_RDMA_CM_PORT	18515
+/* mode=rping: rping's port and ping size unless port= and size= say. */
+#define KPERF_RPING_PORT	7174
+#define KPERF_RPING_SIZE	64
+/* How long a CM's event may take unless the command says (cm=ib, cm=rdma). */
+#define KPERF_CM_WAIT_MS	30000
 
-enum kperf_mode { KPERF_PING, KPERF_BW, KPERF_LAT, KPERF_MEMCPY, KPERF_MAD };
+enum kperf_mode { KPERF_PING, KPERF_BW, KPERF_LAT, KPERF_MEMCPY, KPERF_MAD,
+		  KPERF_RPING };
+
+/* mode=rping: which end of rping's protocol the command is (kperf_rping.c). */
+enum kperf_rping_role { KPERF_RPING_NONE, KPERF_RPING_CLIENT,
+			KPERF_RPING_SERVER };
 
 /* What mode=mad does with its requests (kperf_mad.c). */
 enum kperf_mad_case { KPERF_MAD_ECHO, KPERF_MAD_UNMATCHED, KPERF_MAD_TIMEOUT,
@@ -86,7 +96,9 @@ struct kperf_op_info {
  *
  * Sizes and counts are validated by kperf_cmd_parse(); @mtu 0 and @gid -1
  * mean "choose", @expect -1 means "expect success". @addr (family 0: not
- * given; port 0: @port) and @port are cm=rdma's.
+ * given; port 0: @port) and @port are cm=rdma's and mode=rping's; @role
+ * and @verify mode=rping's only. @not_rping names a key given that
+ * mode=rping does not take, @rping_only one that only mode=rping takes.
  */
 struct kperf_params {
 	enum kperf_mode mode;
@@ -109,12 +121,16 @@ struct kperf_params {
 	enum kperf_cm_mode cm;
 	struct sockaddr_storage addr;
 	u16 port;
+	enum kperf_rping_role role;
+	bool verify;
+	const char *not_rping, *rping_only;
 };
 
 struct kperf_dev;
 struct kperf_cm;
 struct kperf_cm_ops;
 struct kperf_rdma_cm;
+struct kperf_rping;
 
 /**
  * struct kperf_buf - a data buffer and how the device reaches it
@@ -221,6 +237,8 @@ struct kperf_result {
  * @cm_ops: the connection manager of cm=, NULL for cm=none
  * @cm: cm=ib: the IB CM ids of the connections (kperf_cm.c)
  * @rdma_cm: cm=rdma: the RDMA CM ids of the connections (kperf_rdma_cm.c)
+ * @rping: mode=rping: its one connection (kperf_rping.c); side[0] is the
+ *	   device rdma_cm chose, side[1] is unused
  */
 struct kperf_run {
 	struct kperf_params p;
@@ -238,9 +256,10 @@ struct kperf_run {
 	const struct kperf_cm_ops *cm_ops;
 	struct kperf_cm *cm;
 	struct kperf_rdma_cm *rdma_cm;
+	struct kperf_rping *rping;
 };
 
-/* Where one end of a connection is in a CM's exchange (cm=ib, cm=rdma). */
+/* Where one end of a connection is in a CM's exchange (cm=, mode=rping). */
 enum kperf_cm_state {
 	KPERF_CM_IDLE,
 	KPERF_CM_ADDR,		/* cm=rdma, dev side: address resolved */
@@ -328,6 +347,7 @@ const char *kperf_qp_name(enum ib_qp_type type);
 int kperf_dev_register(void);
 void kperf_dev_unregister(void);
 struct kperf_dev *kperf_dev_get(const char *name);
+struct kperf_dev *kperf_dev_hold(struct ib_device *ibdev);
 void kperf_dev_put(struct kperf_dev *kdev);
 struct ib_device *kperf_dev_ib(struct kperf_dev *kdev);
 bool kperf_dev_gone(struct kperf_dev *kdev);
@@ -337,6 +357,7 @@ int kperf_run_command(struct kperf_params *p, struct seq_buf *out);
 int kperf_run_fail(struct kperf_run *run, int err, const char *fmt, ...)
 	__printf(3, 4);
 int kperf_run_check(struct kperf_run *run);
+int kperf_run_gone(struct kperf_run *run, int ret);
 int kperf_run_idle(struct kperf_run *run);
 void kperf_run_progress(struct kperf_run *run);
 void kperf_run_clock_start(struct kperf_run *run);
@@ -345,6 +366,8 @@ void kperf_run_clock_stop(struct kperf_run *run);
 /* kperf_side.c */
 int kperf_side_open(struct kperf_run *run, struct kperf_side *s,
 		    const char *name);
+int kperf_side_open_dev(struct kperf_run *run, struct kperf_side *s,
+			struct ib_device *ibdev, u32 port);
 void kperf_side_close(struct kperf_side *s);
 
 /* kperf_conn.c */
@@ -366,7 +389,8 @@ void kperf_cm_end_set(struct kperf_cm_end *ce, enum kperf_cm_state state);
 void kperf_cm_end_fail(struct kperf_cm_end *ce, int err, const char *what,
 		       const char *detail, int status);
 enum kperf_cm_state kperf_cm_end_state(const struct kperf_cm_end *ce);
-int kperf_cm_end_wait(struct kperf_cm_end *ce, enum kperf_cm_state from);
+int kperf_cm_end_wait(struct kperf_cm_end *ce, enum kperf_cm_state from,
+		      unsigned int ms);
 int kperf_cm_priv_index(struct kperf_run *run, const void *data,
 			unsigned int len, unsigned int *i);
 u8 kperf_cm_rd_atom(struct kperf_run *run);
@@ -378,10 +402,23 @@ extern const struct kperf_cm_ops kperf_cm_ib;
 /* kperf_rdma_cm.c: cm=rdma, connections through the RDMA CM */
 extern const struct kperf_cm_ops kperf_cm_rdma;
 const char *kperf_rdma_cm_check(const struct kperf_params *p);
+struct rdma_cm_event;
+bool kperf_rdma_cm_event(struct kperf_cm_end *ce, struct rdma_cm_id *id,
+			 const struct rdma_cm_event *ev);
+int kperf_rdma_cm_wait(struct kperf_cm_end *ce, enum kperf_cm_state from,
+		       enum kperf_cm_state to, unsigned int ms);
+
+/* kperf_rping.c: mode=rping, one end of rping's protocol */
+struct seq_file;
+int kperf_rping_run(const struct kperf_params *p, struct seq_buf *out);
+const char *kperf_rping_check(const struct kperf_params *p);
+int kperf_rping_listening_show(struct seq_file *m, void *unused);
 
 /* kperf_buf.c */
 int kperf_buf_alloc(struct kperf_run *run, struct kperf_side *s,
 		    struct kperf_buf *b, size_t len);
+int kperf_buf_alloc_mr(struct kperf_run *run, struct kperf_side *s,
+		       struct kperf_buf *b, size_t len, enum kperf_mr_mode mr);
 void kperf_buf_free(struct kperf_side *s, struct kperf_buf *b);
 int kperf_buf_reg(struct kperf_run *run, struct kperf_side *s,
 		  struct kperf_end *e);
@@ -404,6 +441,10 @@ int kperf_cq_wait(struct kperf_run *run, struct kperf_side *s,
 		  enum kperf_wr_kind kind, struct ib_wc *wc);
 int kperf_cq_expect(struct kperf_run *run, struct kperf_side *s,
 		    enum kperf_wr_kind kind, struct ib_wc *wc);
+int kperf_cq_poll(struct kperf_run *run, struct kperf_side *s,
+		  enum kperf_wr_kind kind, struct ib_wc *wc);
+int kperf_cq_check(struct kperf_run *run, struct kperf_side *s,
+		   enum kperf_wr_kind kind, const struct ib_wc *wc);
 
 /* kperf_data.c */
 void kperf_data_fill(void *buf, size_t len, u32 round, u32 salt);
@@ -439,5 +480,8 @@ int kperf_mcast_round(struct kperf_run *run, u32 round);
 /* kperf_out.c */
 void kperf_out_result(struct kperf_run *run, int err);
 void kperf_out_info(struct kperf_run *run);
+void kperf_out_fixed(struct seq_buf *out, const char *name, u64 num,
+		     u64 scale, u64 den);
+void kperf_out_status(struct kperf_run *run, int err);
 
 #endif /* KPERF_H */

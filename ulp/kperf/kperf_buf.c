@@ -71,11 +71,11 @@ static int kperf_buf_map(struct kperf_run *run, struct kperf_side *s,
 
 /* The keys: the PD's DMA keys, or an FRWR MR registered per use. */
 static int kperf_buf_keys(struct kperf_run *run, struct kperf_side *s,
-			  struct kperf_buf *b)
+			  struct kperf_buf *b, enum kperf_mr_mode mr)
 {
 	u32 max_pages = s->ibdev->attrs.max_fast_reg_page_list_len;
 
-	if (run->p.mr == KPERF_MR_DMA) {
+	if (mr == KPERF_MR_DMA) {
 		if (b->nents != 1)
 			return kperf_run_fail(run, -EINVAL, "mr=dma: no DMA-contiguous %zu bytes; try mr=frwr",
 					      b->len);
@@ -100,19 +100,22 @@ static int kperf_buf_keys(struct kperf_run *run, struct kperf_side *s,
 }
 
 /**
- * kperf_buf_alloc() - allocate, map and key a data buffer
- * @run: the command (mr= mode, failure reasons)
+ * kperf_buf_alloc_mr() - allocate, map and key a buffer the given way
+ * @run: the command (failure reasons)
  * @s: the side the buffer is used on
  * @b: the buffer, zeroed
  * @len: bytes needed (at least 8 are allocated, rounded up to pages)
+ * @mr: KPERF_MR_DMA: the PD's local_dma_lkey (and its global rkey, if it
+ *	has one), for one DMA-contiguous mapping; KPERF_MR_FRWR: an MR to
+ *	register with kperf_buf_reg() before use
  *
  * On failure @b holds what was made; kperf_buf_free() frees it.
  *
  * Context: process context, sleeps.
  * Return: 0 or a negative errno.
  */
-int kperf_buf_alloc(struct kperf_run *run, struct kperf_side *s,
-		    struct kperf_buf *b, size_t len)
+int kperf_buf_alloc_mr(struct kperf_run *run, struct kperf_side *s,
+		       struct kperf_buf *b, size_t len, enum kperf_mr_mode mr)
 {
 	int ret;
 
@@ -130,7 +133,25 @@ int kperf_buf_alloc(struct kperf_run *run, struct kperf_side *s,
 	ret = kperf_buf_map(run, s, b);
 	if (ret)
 		return ret;
-	return kperf_buf_keys(run, s, b);
+	return kperf_buf_keys(run, s, b, mr);
+}
+
+/**
+ * kperf_buf_alloc() - allocate, map and key a data buffer as mr= says
+ * @run: the command (mr= mode, failure reasons)
+ * @s: the side the buffer is used on
+ * @b: the buffer, zeroed
+ * @len: bytes needed
+ *
+ * As kperf_buf_alloc_mr() with the command's mr=.
+ *
+ * Context: process context, sleeps.
+ * Return: 0 or a negative errno.
+ */
+int kperf_buf_alloc(struct kperf_run *run, struct kperf_side *s,
+		    struct kperf_buf *b, size_t len)
+{
+	return kperf_buf_alloc_mr(run, s, b, len, run->p.mr);
 }
 
 /**

@@ -283,12 +283,12 @@ static int kperf_cm_connect(struct kperf_run *run, unsigned int i)
 	ret = ib_send_cm_req(ce->ib, &req);
 	if (ret)
 		return kperf_run_fail(run, ret, "ib_send_cm_req failed");
-	ret = kperf_cm_end_wait(ce, KPERF_CM_IDLE);
+	ret = kperf_cm_end_wait(ce, KPERF_CM_IDLE, KPERF_CM_WAIT_MS);
 	if (ret || kperf_cm_end_state(ce) != KPERF_CM_UP)
 		return kperf_run_fail(run, ret ?: ce->err ?: -ECONNRESET,
 				      "connection %u: REQ side: %s (REJ reason %d)",
 				      i, ce->what ?: "no answer", ce->status);
-	ret = kperf_cm_end_wait(pe, KPERF_CM_IDLE);
+	ret = kperf_cm_end_wait(pe, KPERF_CM_IDLE, KPERF_CM_WAIT_MS);
 	if (ret || kperf_cm_end_state(pe) != KPERF_CM_UP)
 		return kperf_run_fail(run, ret ?: pe->err ?: -ECONNRESET,
 				      "connection %u: REP side %s", i,
@@ -309,9 +309,9 @@ static int kperf_cm_disconnect_one(struct kperf_run *run, unsigned int i)
 	ret = ib_send_cm_dreq(ce->ib, NULL, 0);
 	if (ret)
 		return kperf_run_fail(run, ret, "connection %u: DREQ not sent", i);
-	ret = kperf_cm_end_wait(ce, KPERF_CM_UP);
+	ret = kperf_cm_end_wait(ce, KPERF_CM_UP, KPERF_CM_WAIT_MS);
 	if (!ret)
-		ret = kperf_cm_end_wait(pe, KPERF_CM_UP);
+		ret = kperf_cm_end_wait(pe, KPERF_CM_UP, KPERF_CM_WAIT_MS);
 	if (ret || kperf_cm_end_state(ce) != KPERF_CM_DOWN ||
 	    kperf_cm_end_state(pe) != KPERF_CM_DOWN)
 		return kperf_run_fail(run, ret ?: -ECONNRESET,

@@ -11,8 +11,6 @@
 #include <linux/slab.h>
 #include "kperf.h"
 
-/* Only a bug in a CM leaves a waiter without an event for this long. */
-#define KPERF_CM_WAIT_MS	30000
 /* How often a waiter looks for a device going away or a fatal signal. */
 #define KPERF_CM_POLL_MS	100
 
@@ -97,15 +95,19 @@ enum kperf_cm_state kperf_cm_end_state(const struct kperf_cm_end *ce)
  * kperf_cm_end_wait() - wait for an end to leave a state
  * @ce: the end
  * @from: the state it is expected to leave
+ * @ms: how long to wait at most: KPERF_CM_WAIT_MS (only a bug in a CM
+ *	leaves a waiter without an event for that long), or a command's
+ *	own timeout
  *
  * Context: the command's process context, sleeps.
  * Return: 0 when @ce left @from (kperf_cm_end_state() says where to);
- * -ETIMEDOUT when it did not within 30 s; -ENODEV or -EINTR when a device
+ * -ETIMEDOUT when it did not within @ms; -ENODEV or -EINTR when a device
  * is going away or a fatal signal is pending (the reason is in the run).
  */
-int kperf_cm_end_wait(struct kperf_cm_end *ce, enum kperf_cm_state from)
+int kperf_cm_end_wait(struct kperf_cm_end *ce, enum kperf_cm_state from,
+		      unsigned int ms)
 {
-	unsigned long end = jiffies + msecs_to_jiffies(KPERF_CM_WAIT_MS);
+	unsigned long end = jiffies + msecs_to_jiffies(ms);
 	long left;
 	int ret;
 

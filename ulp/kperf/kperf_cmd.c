@@ -58,6 +58,7 @@ static const char *const kperf_wc_names[] = {
 static const char *const kperf_mode_names[] = {
 	[KPERF_PING] = "ping", [KPERF_BW] = "bw", [KPERF_LAT] = "lat",
 	[KPERF_MEMCPY] = "memcpy", [KPERF_MAD] = "mad",
+	[KPERF_RPING] = "rping",
 };
 
 static const char *const kperf_mad_names[] = {
@@ -103,7 +104,7 @@ const char *kperf_wc_name(enum ib_wc_status status)
  * kperf_mode_name() - the name of a mode in commands and results
  * @mode: a valid mode
  *
- * Return: "ping", "bw" or "lat".
+ * Return: "ping", "bw", "lat", "memcpy", "mad" or "rping".
  */
 const char *kperf_mode_name(enum kperf_mode mode)
 {
@@ -202,9 +203,10 @@ static int kperf_key_size(struct kperf_params *p, const char *v)
 	return kperf_parse_size(v, &p->size);
 }
 
+/* 0 (mode=rping role=server: any number) is checked with the mode. */
 static int kperf_key_iters(struct kperf_params *p, const char *v)
 {
-	return kstrtou32(v, 0, &p->iters) || !p->iters ? -EINVAL : 0;
+	return kstrtou32(v, 0, &p->iters) || p->iters == U32_MAX ? -EINVAL : 0;
 }
 
 static int kperf_key_qps(struct kperf_params *p, const char *v)
@@ -369,24 +371,47 @@ static int kperf_key_port(struct kperf_params *p, const char *v)
 	return kstrtou16(v, 0, &p->port) || !p->port ? -EINVAL : 0;
 }
 
+static int kperf_key_role(struct kperf_params *p, const char *v)
+{
+	if (!strcmp(v, "client"))
+		p->role = KPERF_RPING_CLIENT;
+	else if (!strcmp(v, "server"))
+		p->role = KPERF_RPING_SERVER;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+static int kperf_key_verify(struct kperf_params *p, const char *v)
+{
+	return kstrtobool(v, &p->verify);
+}
+
+/* Which keys mode=rping takes (RPING), and which only it takes (ONLY). */
+#define RPING	1
+#define ONLY	2
+
 static const struct {
 	const char *key;
 	int (*set)(struct kperf_params *p, const char *val);
+	unsigned int rping;
 } kperf_keys[] = {
-	{ "mode", kperf_key_mode }, { "dev", kperf_key_dev },
+	{ "mode", kperf_key_mode, RPING }, { "dev", kperf_key_dev },
 	{ "peer", kperf_key_peer }, { "qp", kperf_key_qp },
-	{ "op", kperf_key_op }, { "size", kperf_key_size },
-	{ "iters", kperf_key_iters }, { "qps", kperf_key_qps },
+	{ "op", kperf_key_op }, { "size", kperf_key_size, RPING },
+	{ "iters", kperf_key_iters, RPING }, { "qps", kperf_key_qps },
 	{ "depth", kperf_key_depth }, { "sig", kperf_key_sig },
 	{ "mtu", kperf_key_mtu }, { "gid", kperf_key_gid },
 	{ "mr", kperf_key_mr }, { "inline", kperf_key_inline },
 	{ "expect", kperf_key_expect }, { "fault", kperf_key_fault },
-	{ "timeout_ms", kperf_key_timeout }, { "ip", kperf_key_ip },
+	{ "timeout_ms", kperf_key_timeout, RPING }, { "ip", kperf_key_ip },
 	{ "srq", kperf_key_srq }, { "mcast", kperf_key_mcast },
 	{ "mad", kperf_key_mad }, { "resp_ms", kperf_key_resp_ms },
 	{ "retries", kperf_key_retries }, { "ack_timeout", kperf_key_ack_timeout },
-	{ "cm", kperf_key_cm }, { "addr", kperf_key_addr },
-	{ "port", kperf_key_port },
+	{ "cm", kperf_key_cm }, { "addr", kperf_key_addr, RPING },
+	{ "port", kperf_key_port, RPING },
+	{ "role", kperf_key_role, RPING | ONLY },
+	{ "verify", kperf_key_verify, RPING | ONLY },
 };
 
 /* Applies one key=value token; says what is wrong with it in @why. */
@@ -408,6 +433,10 @@ static int kperf_cmd_token(struct kperf_params *p, char *tok, char *why,
 			snprintf(why, whylen, "bad value '%s' for %s", val, tok);
 			return -EINVAL;
 		}
+		if (!(kperf_keys[i].rping & RPING))
+			p->not_rping = kperf_keys[i].key;
+		if (kperf_keys[i].rping & ONLY)
+			p->rping_only = kperf_keys[i].key;
 		return 0;
 	}
 	snprintf(why, whylen, "unknown key '%s'", tok);
@@ -421,6 +450,7 @@ static void kperf_cmd_defaults(struct kperf_params *p)
 	p->qp_type = IB_QPT_RC;
 	p->op = KPERF_OP_SEND;
 	p->size = U32_MAX;	/* unset: depends on the operation */
+	p->iters = U32_MAX;	/* unset: depends on the mode */
 	p->qps = 1;
 	p->gid = -1;
 	p->ip_family = 4;
@@ -428,6 +458,7 @@ static void kperf_cmd_defaults(struct kperf_params *p)
 	p->timeout_ms = 5000;
 	p->mad_resp_ms = 1000;
 	p->mad_retries = 3;
+	p->verify = true;
 }
 
 /* Defaults that depend on other keys. */
@@ -437,11 +468,14 @@ static void kperf_cmd_derive(struct kperf_params *p)
 
 	if (!p->peer[0])
 		strscpy(p->peer, p->dev, sizeof(p->peer));
-	/* UD messages must fit the smallest path MTU */
+	/* UD messages must fit the smallest path MTU; rping's are 64 bytes */
+	if (p->size == U32_MAX && p->mode == KPERF_RPING)
+		p->size = KPERF_RPING_SIZE;
 	if (p->size == U32_MAX)
 		p->size = op->atomic ? 8 : p->qp_type == IB_QPT_UD ? 256 : 4096;
-	if (!p->iters)
-		p->iters = p->mode == KPERF_PING ? 16 : 1000;
+	if (p->iters == U32_MAX)
+		p->iters = p->mode == KPERF_PING || p->mode == KPERF_RPING ?
+			   16 : 1000;
 	if (!p->depth)
 		p->depth = p->mode == KPERF_BW ? 16 : 4;
 	if (!p->sig)
@@ -450,6 +484,8 @@ static void kperf_cmd_derive(struct kperf_params *p)
 		p->mr = KPERF_MR_FRWR;
 	if (p->cm == KPERF_CM_RDMA && !p->port)
 		p->port = KPERF_RDMA_CM_PORT;
+	if (p->mode == KPERF_RPING && !p->port)
+		p->port = KPERF_RPING_PORT;
 	/* cm=rdma keeps the timeout rdma_cm derives, as a ULP's QP does */
 	if (p->cm != KPERF_CM_RDMA && !p->ack_timeout)
 		p->ack_timeout = KPERF_ACK_TIMEOUT;
@@ -476,8 +512,14 @@ static const char *kperf_cmd_check(const struct kperf_params *p)
 {
 	const struct kperf_op_info *op = &kperf_ops[p->op];
 
+	if (p->mode == KPERF_RPING)	/* one side, by address */
+		return kperf_rping_check(p);
+	if (!p->iters)	/* as it was before mode=rping's iters=0 */
+		return "bad value '0' for iters";
 	if (p->mode == KPERF_MEMCPY)	/* no device; only size and iters */
 		return NULL;
+	if (p->rping_only)
+		return "role= and verify= need mode=rping";
 	if (!p->dev[0])
 		return "dev= is required";
 	if (p->mode == KPERF_MAD)	/* QP1s only; no op, qp or buffers */

@@ -72,6 +72,25 @@ static struct ib_client kperf_client = {
 	.remove = kperf_dev_remove,
 };
 
+/* The record of the device @ibdev, else of the one named @name, held. */
+static struct kperf_dev *kperf_dev_find(struct ib_device *ibdev,
+					const char *name)
+{
+	struct kperf_dev *kdev, *found = NULL;
+
+	mutex_lock(&kperf_devs_lock);
+	list_for_each_entry(kdev, &kperf_devs, node) {
+		if (ibdev ? kdev->ibdev == ibdev :
+		    !strcmp(dev_name(&kdev->ibdev->dev), name)) {
+			WRITE_ONCE(kdev->users, kdev->users + 1);
+			found = kdev;
+			break;
+		}
+	}
+	mutex_unlock(&kperf_devs_lock);
+	return found;
+}
+
 /**
  * kperf_dev_get() - hold a device by its current name for one command
  * @name: the RDMA device name
@@ -81,18 +100,20 @@ static struct ib_client kperf_client = {
  */
 struct kperf_dev *kperf_dev_get(const char *name)
 {
-	struct kperf_dev *kdev, *found = NULL;
+	return kperf_dev_find(NULL, name);
+}
 
-	mutex_lock(&kperf_devs_lock);
-	list_for_each_entry(kdev, &kperf_devs, node) {
-		if (!strcmp(dev_name(&kdev->ibdev->dev), name)) {
-			WRITE_ONCE(kdev->users, kdev->users + 1);
-			found = kdev;
-			break;
-		}
-	}
-	mutex_unlock(&kperf_devs_lock);
-	return found;
+/**
+ * kperf_dev_hold() - hold a device another API handed out, for one command
+ * @ibdev: the device (e.g. the one an rdma_cm id resolved to)
+ *
+ * Context: process context; takes kperf_devs_lock.
+ * Return: the hold, or NULL when the client does not know @ibdev (not
+ * added yet, or going away).
+ */
+struct kperf_dev *kperf_dev_hold(struct ib_device *ibdev)
+{
+	return kperf_dev_find(ibdev, NULL);
 }
 
 /**

@@ -5,6 +5,7 @@
 #include <linux/fs.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include "kperf.h"
@@ -85,6 +86,8 @@ static int kperf_exec(struct kperf_file *kf, char *line)
 			       ret, why);
 	} else if (p->mode == KPERF_MEMCPY) {
 		ret = kperf_memcpy_run(p, &out);
+	} else if (p->mode == KPERF_RPING) {
+		ret = kperf_rping_run(p, &out);
 	} else {
 		ret = kperf_run_command(p, &out);
 	}
@@ -150,6 +153,13 @@ static const struct file_operations kperf_fops = {
 	.llseek = default_llseek,
 };
 
+/* The listening file: one line per mode=rping server listening. */
+static int kperf_listening_show(struct seq_file *m, void *unused)
+{
+	return kperf_rping_listening_show(m, unused);
+}
+DEFINE_SHOW_ATTRIBUTE(kperf_listening);
+
 static int __init kperf_init(void)
 {
 	int ret;
@@ -159,6 +169,8 @@ static int __init kperf_init(void)
 		return ret;
 	kperf_dir = debugfs_create_dir("ib_kperf", NULL);
 	debugfs_create_file("run", 0600, kperf_dir, NULL, &kperf_fops);
+	debugfs_create_file("listening", 0400, kperf_dir, NULL,
+			    &kperf_listening_fops);
 	return 0;
 }
 

@@ -9,9 +9,16 @@ static const char *const kperf_fault_out[] = {
 	[KPERF_FAULT_NO_RECV] = "no_recv", [KPERF_FAULT_QP_ERR] = "qp_err",
 };
 
-/* " name=<num * scale / den>" with three decimals (0 when @den is 0). */
-static void kperf_out_fixed(struct seq_buf *out, const char *name, u64 num,
-			    u64 scale, u64 den)
+/**
+ * kperf_out_fixed() - " name=<num * scale / den>" with three decimals
+ * @out: where the field goes
+ * @name: its name
+ * @num: numerator
+ * @scale: its factor
+ * @den: denominator; 0 prints 0
+ */
+void kperf_out_fixed(struct seq_buf *out, const char *name, u64 num,
+		     u64 scale, u64 den)
 {
 	u64 milli = den ? mul_u64_u64_div_u64(num, scale * 1000, den) : 0;
 	u32 frac;
@@ -83,19 +90,29 @@ static void kperf_out_numbers(struct kperf_run *run)
 }
 
 /**
- * kperf_out_result() - the "result" line of a command
- * @run: the command, finished and torn down
+ * kperf_out_status() - the end of a "result" line: its status
+ * @run: the command, finished
  * @err: its outcome: 0 for status=ok, else status=fail with @err and the
  *	 recorded reason
  */
-void kperf_out_result(struct kperf_run *run, int err)
+void kperf_out_status(struct kperf_run *run, int err)
 {
-	kperf_out_params(run);
-	kperf_out_numbers(run);
 	if (!err) {
 		seq_buf_printf(run->out, " status=ok\n");
 		return;
 	}
 	seq_buf_printf(run->out, " status=fail errno=%d reason=\"%s\"\n", err,
 		       run->reason[0] ? run->reason : "unknown");
+}
+
+/**
+ * kperf_out_result() - the "result" line of a command
+ * @run: the command, finished and torn down
+ * @err: its outcome, as kperf_out_status() takes it
+ */
+void kperf_out_result(struct kperf_run *run, int err)
+{
+	kperf_out_params(run);
+	kperf_out_numbers(run);
+	kperf_out_status(run, err);
 }

@@ -272,34 +272,57 @@ static const enum kperf_cm_state kperf_rdma_cm_next[] = {
 	 BIT(RDMA_CM_EVENT_REJECTED) | BIT(RDMA_CM_EVENT_CONNECT_RESPONSE) |	\
 	 BIT(RDMA_CM_EVENT_DEVICE_REMOVAL))
 
-/*
- * Every id's handler. After DEVICE_REMOVAL too the command destroys the
- * id: kperf's ib_client holds the device and its removal waits for the
- * command, so the event only comes to a command that is ending anyway.
+/**
+ * kperf_rdma_cm_event() - what an event of a connection's id does to its end
+ * @ce: the end
+ * @id: its id
+ * @ev: the event, not a CONNECT_REQUEST (that one comes to a new id)
+ *
+ * The end moves on (ADDR, ROUTE, UP, DOWN) or fails (with the event's
+ * name, the reject reason's for REJECTED, and its status and errno).
+ * After DEVICE_REMOVAL too the command destroys the id: kperf's ib_client
+ * holds the device and its removal waits for the command, so the event
+ * only comes to a command that is ending anyway.
+ *
+ * Context: the id's event handler.
+ * Return: whether the event meant anything to @ce (TIMEWAIT_EXIT and
+ * ADDR_CHANGE, for instance, do not).
  */
-static int kperf_rdma_cm_handler(struct rdma_cm_id *id,
-				 struct rdma_cm_event *ev)
+bool kperf_rdma_cm_event(struct kperf_cm_end *ce, struct rdma_cm_id *id,
+			 const struct rdma_cm_event *ev)
 {
-	struct kperf_cm_end *ce = id->context;
 	unsigned int type = ev->event;
 	enum kperf_cm_state next = KPERF_CM_IDLE;
 
-	/* A new id: its context is still the listener's. */
-	if (type == RDMA_CM_EVENT_CONNECT_REQUEST)
-		return kperf_rdma_cm_request(container_of(ce, struct kperf_rdma_cm,
-							  listen_end),
-					     id, ev);
 	if (type < ARRAY_SIZE(kperf_rdma_cm_next))
 		next = kperf_rdma_cm_next[type];
-	if (type < BITS_PER_LONG && (BIT(type) & KPERF_RDMA_CM_FAILURES))
+	if (type < BITS_PER_LONG && (BIT(type) & KPERF_RDMA_CM_FAILURES)) {
 		kperf_cm_end_fail(ce, kperf_rdma_cm_errno(ev),
 				  rdma_event_msg(ev->event),
 				  ev->event == RDMA_CM_EVENT_REJECTED ?
 				  rdma_reject_msg(id, ev->status) : NULL,
 				  ev->status);
-	else if (next != KPERF_CM_IDLE &&
-		 kperf_cm_end_state(ce) != KPERF_CM_FAILED)
+		return true;
+	}
+	if (next == KPERF_CM_IDLE)
+		return false;
+	if (kperf_cm_end_state(ce) != KPERF_CM_FAILED)
 		kperf_cm_end_set(ce, next);
+	return true;
+}
+
+/* Every id's handler. */
+static int kperf_rdma_cm_handler(struct rdma_cm_id *id,
+				 struct rdma_cm_event *ev)
+{
+	struct kperf_cm_end *ce = id->context;
+
+	/* A new id: its context is still the listener's. */
+	if (ev->event == RDMA_CM_EVENT_CONNECT_REQUEST)
+		return kperf_rdma_cm_request(container_of(ce, struct kperf_rdma_cm,
+							  listen_end),
+					     id, ev);
+	kperf_rdma_cm_event(ce, id, ev);
 	return 0;
 }
 
@@ -370,15 +393,32 @@ static int kperf_rdma_cm_listen(struct kperf_run *run)
 	return 0;
 }
 
-/* Wait for the dev side's @ce to get from @from to @to. */
-static int kperf_rdma_cm_step(struct kperf_cm_end *ce,
-			      enum kperf_cm_state from, enum kperf_cm_state to)
+/**
+ * kperf_rdma_cm_wait() - wait for an end to get from one state to the next
+ * @ce: the end
+ * @from: where it is
+ * @to: where it should get
+ * @ms: how long to wait at most
+ *
+ * Context: the command's process context, sleeps.
+ * Return: 0; -ECONNRESET when it got elsewhere (failed: the end says why);
+ * the errors of kperf_cm_end_wait().
+ */
+int kperf_rdma_cm_wait(struct kperf_cm_end *ce, enum kperf_cm_state from,
+		       enum kperf_cm_state to, unsigned int ms)
 {
-	int ret = kperf_cm_end_wait(ce, from);
+	int ret = kperf_cm_end_wait(ce, from, ms);
 
 	if (ret)
 		return ret;
 	return kperf_cm_end_state(ce) == to ? 0 : -ECONNRESET;
+}
+
+/* Wait for @ce to get from @from to @to, as long as a CM may take. */
+static int kperf_rdma_cm_step(struct kperf_cm_end *ce,
+			      enum kperf_cm_state from, enum kperf_cm_state to)
+{
+	return kperf_rdma_cm_wait(ce, from, to, KPERF_CM_WAIT_MS);
 }
 
 /* Dev side, connection @i: the address, the route and the QP. */

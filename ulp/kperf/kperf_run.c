@@ -24,8 +24,11 @@ int kperf_run_fail(struct kperf_run *run, int err, const char *fmt, ...)
 	va_start(args, fmt);
 	vsnprintf(run->reason, sizeof(run->reason), fmt, args);
 	va_end(args);
-	pr_info("%s %s on %s: %s (%d)\n", kperf_mode_name(run->p.mode),
-		run->op->name, run->p.dev, run->reason, err);
+	if (run->p.mode == KPERF_RPING)	/* no dev=, no op= */
+		pr_info("rping: %s (%d)\n", run->reason, err);
+	else
+		pr_info("%s %s on %s: %s (%d)\n", kperf_mode_name(run->p.mode),
+			run->op->name, run->p.dev, run->reason, err);
 	return err;
 }
 
@@ -60,9 +63,15 @@ void kperf_run_clock_stop(struct kperf_run *run)
 	run->res.cpu_ns = current->se.sum_exec_runtime - run->cpu0;
 }
 
+/* A side holds a device that is going away. */
+static bool kperf_run_side_gone(const struct kperf_side *s)
+{
+	return s->kdev && kperf_dev_gone(s->kdev);
+}
+
 /**
  * kperf_run_check() - should the command stop?
- * @run: the command, both sides open
+ * @run: the command; its sides open, or not yet (mode=rping)
  *
  * Cheap enough for every pass of a busy loop.
  *
@@ -71,8 +80,8 @@ void kperf_run_clock_stop(struct kperf_run *run)
  */
 int kperf_run_check(struct kperf_run *run)
 {
-	if (kperf_dev_gone(run->side[0].kdev) ||
-	    kperf_dev_gone(run->side[1].kdev))
+	if (kperf_run_side_gone(&run->side[0]) ||
+	    kperf_run_side_gone(&run->side[1]))
 		return kperf_run_fail(run, -ENODEV, "device removed while the command ran");
 	if (fatal_signal_pending(current))
 		return kperf_run_fail(run, -EINTR, "interrupted");
@@ -193,15 +202,22 @@ static int kperf_run_expect(struct kperf_run *run, int ret)
 	return ret;
 }
 
-/* A device going away explains whatever failed meanwhile. */
-static int kperf_run_gone(struct kperf_run *run, int ret)
+/**
+ * kperf_run_gone() - a device going away explains whatever failed meanwhile
+ * @run: the command
+ * @ret: how it ended
+ *
+ * Return: -ENODEV (with the reason saying so) when @ret is a failure and a
+ * device of @run is going away, else @ret.
+ */
+int kperf_run_gone(struct kperf_run *run, int ret)
 {
 	char first[sizeof(run->reason)];
 
 	if (!ret || ret == -ENODEV)
 		return ret;
-	if (!kperf_dev_gone(run->side[0].kdev) &&
-	    !kperf_dev_gone(run->side[1].kdev))
+	if (!kperf_run_side_gone(&run->side[0]) &&
+	    !kperf_run_side_gone(&run->side[1]))
 		return ret;
 	strscpy(first, run->reason, sizeof(first));
 	snprintf(run->reason, sizeof(run->reason),

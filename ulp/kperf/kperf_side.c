@@ -161,6 +161,42 @@ int kperf_side_open(struct kperf_run *run, struct kperf_side *s,
 }
 
 /**
+ * kperf_side_open_dev() - hold a device another API chose, and make a
+ * side's PD and CQ on it
+ * @run: the command
+ * @s: the side, zeroed
+ * @ibdev: the device (an rdma_cm id's, for instance)
+ * @port: its port the side uses
+ *
+ * No GID is chosen (@s->sgid_attr stays NULL): whatever chose the device
+ * addresses the peer. On failure @s holds whatever was made;
+ * kperf_side_close() frees it.
+ *
+ * Context: process context, sleeps.
+ * Return: 0 or a negative errno, with the reason recorded in @run.
+ */
+int kperf_side_open_dev(struct kperf_run *run, struct kperf_side *s,
+			struct ib_device *ibdev, u32 port)
+{
+	struct ib_port_attr pattr;
+	int ret;
+
+	s->kdev = kperf_dev_hold(ibdev);
+	if (!s->kdev)
+		return kperf_run_fail(run, -ENODEV, "%s is going away",
+				      dev_name(&ibdev->dev));
+	s->ibdev = ibdev;
+	s->port = port;
+	ret = ib_query_port(ibdev, port, &pattr);
+	if (ret)
+		return kperf_run_fail(run, ret, "ib_query_port %s %u failed",
+				      dev_name(&ibdev->dev), port);
+	s->lid = pattr.lid;
+	s->active_mtu = pattr.active_mtu;
+	return kperf_side_pd_cq(run, s);
+}
+
+/**
  * kperf_side_close() - free what kperf_side_open() made and drop the hold
  * @s: the side; its QPs and MRs are already destroyed
  */
