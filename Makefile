@@ -26,6 +26,8 @@ KDIR ?= /lib/modules/$(KVER)/build
 INSTALL_SUBDIR := updates/rdmaoot
 # INSTALL_MOD_PATH (a staging root, as in Kbuild) also applies to depmod.
 DEPMOD_BASE = $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH))
+# Recipes that run $(KMAKE) start with '+': make cannot see the $(MAKE)
+# inside the variable, and a -j given to us reaches Kbuild only so.
 KMAKE = $(MAKE) -C $(KDIR) M=$(TOP) W=1
 
 .PHONY: all modules sparse install uninstall clean check selftest demo deps compat bench
@@ -34,12 +36,12 @@ all: modules
 
 modules:
 	@test -d $(KDIR) || { echo "no kernel build tree at $(KDIR): run 'make deps' first" >&2; exit 1; }
-	$(KMAKE) modules
+	+$(KMAKE) modules
 	@$(TOP)/scripts/check-headers.sh $(TOP) $(KDIR)
 
 sparse:
 	@test -d $(KDIR) || { echo "no kernel build tree at $(KDIR): run 'make deps' first" >&2; exit 1; }
-	@$(KMAKE) C=2 modules 2>&1 | tee $(TOP)/.sparse.log
+	+@$(KMAKE) C=2 modules 2>&1 | tee $(TOP)/.sparse.log
 	@if grep -E '(warning|error|ERROR):' $(TOP)/.sparse.log; then \
 		echo "sparse reported the lines above" >&2; exit 1; fi
 	@echo "sparse: clean"
