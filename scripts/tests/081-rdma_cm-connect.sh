@@ -189,7 +189,7 @@ rcm_rping() {
 # what mode=rping does not take.
 rcm_rping_refused() {
 	kp_refused mode=rping role=client addr=$IPB port=$RCM_NOBODY iters=1
-	expect_out "^result mode=rping role=client addr=$IPB port=$RCM_NOBODY .* pings=0 bytes_verified=0 .* cm_event=REJECTED cm_status=8 status=fail errno=-111 reason=\"connection to $IPB:$RCM_NOBODY: rejected: invalid service ID \\(status 8\\)\"" \
+	expect_out "^result mode=rping role=client addr=$IPB port=$RCM_NOBODY .* pings=0 bytes_verified=0 .* cm_event=REJECTED cm_status=8 (rej_data=0+ )?status=fail errno=-111 reason=\"connection to $IPB:$RCM_NOBODY: rejected: invalid service ID \\(status 8\\)\"" \
 		"an rping client to a port nobody listens on is rejected"
 	kp_refused mode=rping role=probe
 	expect_out "bad value 'probe' for role" "role=probe is refused as a value"

@@ -51,6 +51,8 @@
 /* Its QP: 16 sends, 2 receives, one SGE each. */
 #define KPERF_RPING_SQ_DEPTH	16
 #define KPERF_RPING_RQ_DEPTH	2
+/* The bytes of a REJ's private data a result line shows. */
+#define KPERF_RPING_REJ_SHOWN	16
 /* The letters after a ping's number run from 'A' to 'z', then again. */
 #define KPERF_RPING_FIRST	'A'
 #define KPERF_RPING_LAST	'z'
@@ -108,9 +110,11 @@ struct kperf_rping {
 	struct kperf_cm_end conn;
 	struct mutex lock;	/* @stopping, the server's @conn.rdma */
 	bool stopping;
-	spinlock_t ev_lock;	/* @event, @status */
+	spinlock_t ev_lock;	/* @event, @status, @rej_data, @rej_len */
 	int event;
 	int status;
+	u8 rej_data[KPERF_RPING_REJ_SHOWN];
+	u8 rej_len;
 	struct kperf_buf msg;
 	struct kperf_end data[2];
 	char *expect;
@@ -178,13 +182,23 @@ static void kperf_rping_pattern(char *buf, u32 size, u32 n)
 	buf[size - 1] = '\0';
 }
 
-/* Remembers @ev as the last event the command handled. */
+/*
+ * Remembers @ev as the last event the command handled, and the start of a
+ * REJ's private data: what the rejecting consumer said, for the result.
+ */
 static void kperf_rping_note(struct kperf_rping *r,
 			     const struct rdma_cm_event *ev)
 {
+	u8 len = 0;
+
+	if (ev->event == RDMA_CM_EVENT_REJECTED && ev->param.conn.private_data)
+		len = min_t(u8, ev->param.conn.private_data_len,
+			    KPERF_RPING_REJ_SHOWN);
 	spin_lock(&r->ev_lock);
 	r->event = ev->event;
 	r->status = ev->status;
+	memcpy(r->rej_data, ev->param.conn.private_data, len);
+	r->rej_len = len;
 	spin_unlock(&r->ev_lock);
 }
 
@@ -809,6 +823,9 @@ static void kperf_rping_result(struct kperf_run *run, struct kperf_rping *r,
 	kperf_out_fixed(run->out, "usec", run->res.ns, 1, 1000);
 	seq_buf_printf(run->out, " cm_event=%s cm_status=%d",
 		       kperf_rping_event_name(r->event), r->status);
+	if (r->rej_len)
+		seq_buf_printf(run->out, " rej_data=%*phN", r->rej_len,
+			       r->rej_data);
 	kperf_out_status(run, err);
 }
 
