@@ -17,32 +17,7 @@ GIDB=0000:0000:0000:0000:0000:ffff:0a4d:0002
 GIDA6=fd00:0077:0000:0000:0000:0000:0000:0001
 GIDB6=fd00:0077:0000:0000:0000:0000:0000:0002
 IB_CLASS=/sys/class/infiniband
-KPERF="$RDMAOOT_TOP/scripts/kperf"
-
-# kp ARGS...: run a kperf command that must pass; output in $OUT.
-kp() {
-	echo "+ kperf $*"
-	OUT=$("$KPERF" "$@" 2>&1)
-	local rc=$?
-	printf '%s\n' "$OUT"
-	[ $rc -eq 0 ] || t_fail "kperf $* failed: $(printf '%s\n' "$OUT" | grep -o 'reason=.*' | head -1)"
-}
-
-# kp_refused ARGS...: a command that must fail (bad command, or a failure
-# the module cannot turn into success).
-kp_refused() {
-	echo "+ kperf --expect-fail $*"
-	OUT=$("$KPERF" --expect-fail "$@" 2>&1)
-	local rc=$?
-	printf '%s\n' "$OUT"
-	[ $rc -eq 0 ] || t_fail "kperf $* was not refused"
-}
-
-# expect_out PATTERN WHAT: $OUT matches the extended regex PATTERN.
-expect_out() {
-	printf '%s\n' "$OUT" | grep -Eq -- "$1" || t_fail "$2: no '$1' in: $OUT"
-	t_log "$2: ok"
-}
+. "$RDMAOOT_TOP/scripts/guest/kperf.sh"
 
 # pair_args PAIR: "dev=rxe0,peer=rxe1" -> "dev=rxe0 peer=rxe1"
 pair_args() { echo "${1//,/ }"; }
