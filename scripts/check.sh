@@ -5,11 +5,14 @@
 #      build there with W=1 (warnings are errors) and the header-shadowing
 #      check, run sparse, stage a depmod'ed module tree
 #   3. boot each kernel in QEMU and run the suite (scripts/guest/run-tests.sh);
-#      the debug kernel's guest starts first and the stock one runs beside it
+#      the debug kernel's guest starts first and the stock one runs beside it,
+#      followed by the interop pair: two stock guests on one virtual wire, the
+#      inbox stack in one and ours in the other (scripts/interop.sh)
 #   4. print one line per test and "N passed, N failed, N skipped"
 # RDMAOOT_TESTS="pattern ..." limits the guest units (globs such as
 # "tests/010-*" or "kunit/qp_state_test"); RDMAOOT_KINDS="stock" or "debug"
-# limits the kernels.
+# limits the kernels; "pair" names the interop guests (their units are
+# interop/...).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$RDMAOOT_TOP"
@@ -20,7 +23,7 @@ BUILD=$RDMAOOT_TOP/build
 HOSTRES=$BUILD/host-results.txt
 mkdir -p "$BUILD"
 : > "$HOSTRES"
-kinds=${RDMAOOT_KINDS:-stock debug}
+kinds=${RDMAOOT_KINDS:-stock debug pair}
 # Kbuild compiles one file at a time unless told otherwise.
 jobs=-j$(nproc)
 
@@ -97,6 +100,36 @@ order=
 for kind in debug stock; do
 	case " $kinds " in *" $kind "*) order="$order $kind" ;; esac
 done
+# The interop pair runs our stock build.
+case " $kinds " in *" pair "*) [[ $order == *stock* ]] || order="$order stock" ;; esac
+
+# wants KIND: KIND is asked for; for the pair, also some test of it, when
+# RDMAOOT_TESTS names tests.
+wants() {
+	local pat
+	case " $kinds " in *" $1 "*) ;; *) return 1 ;; esac
+	[ "$1" = pair ] && [ -n "${RDMAOOT_TESTS:-}" ] || return 0
+	for pat in $RDMAOOT_TESTS; do
+		case $pat in interop/* | '*') return 0 ;; esac
+	done
+	return 1
+}
+
+# stock_guests MODROOT: the stock guest, then the interop pair, one after
+# the other beside the debug guest (each keeps about one vCPU busy).
+stock_guests() {
+	local rc=0
+	if wants stock; then
+		"$RDMAOOT_TOP/scripts/qemu-run.sh" stock "$1" "$BUILD/out-stock" check 2400 || rc=1
+	fi
+	if wants pair; then
+		rdmaoot_log "running the interop pair (inbox stack against ours)"
+		"$RDMAOOT_TOP/scripts/interop.sh" "$1" "$BUILD/out-pair" 1800 \
+			> "$BUILD/interop-host.txt" 2> "$BUILD/interop.log" || rc=1
+		cat "$BUILD/interop-host.txt" >> "$HOSTRES"
+	fi
+	return $rc
+}
 declare -A guest_pid=()
 for kind in $order; do
 	rdmaoot_log "preparing the $kind kernel"
@@ -111,10 +144,13 @@ for kind in $order; do
 	"$RDMAOOT_TOP/scripts/stage-modules.sh" "$kind" "$BUILD/$kind" > "$BUILD/stage-$kind.log" 2>&1 ||
 		{ echo "FAIL stage/$kind 0 see $BUILD/stage-$kind.log" >> "$HOSTRES"; continue; }
 	# Timeouts allow for the other guest or a build sharing the cores.
-	case $kind in stock) tmo=2400 ;; debug) tmo=3600 ;; esac
-	"$RDMAOOT_TOP/scripts/qemu-run.sh" "$kind" "$BUILD/$kind/modroot" "$BUILD/out-$kind" check "$tmo" &
+	if [ "$kind" = debug ]; then
+		"$RDMAOOT_TOP/scripts/qemu-run.sh" debug "$BUILD/debug/modroot" "$BUILD/out-debug" check 3600 &
+	else
+		stock_guests "$BUILD/stock/modroot" &
+	fi
 	guest_pid[$kind]=$!
-	if [ "$kind" = stock ]; then
+	if [ "$kind" = stock ] && wants stock; then
 		host_step "install/$kind" "$BUILD/install-$kind.log" check_install "$src" "$kdir"
 		rdmaoot_log "compiling the 6.1 ULPs against our headers"
 		check_compat
@@ -125,7 +161,12 @@ gargs=()
 for kind in stock debug; do
 	[ -n "${guest_pid[$kind]:-}" ] || continue
 	wait "${guest_pid[$kind]}"
-	gargs+=(--guest "$kind:$BUILD/out-$kind")
+	if [ "$kind" = debug ] || wants stock; then
+		gargs+=(--guest "$kind:$BUILD/out-$kind")
+	fi
+	if [ "$kind" = stock ] && wants pair; then
+		gargs+=(--guest "pair:$BUILD/out-pair/ours")
+	fi
 done
 
 "$RDMAOOT_TOP/scripts/results.py" --host "$HOSTRES" --suites kunit/SUITES "${gargs[@]}"

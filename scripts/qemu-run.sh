@@ -7,6 +7,12 @@
 # writable to the guest: that is where the verdict comes back. The console
 # goes to OUTDIR/console.log. Exits 0 when the guest finished its job
 # (OUTDIR/share/done exists), 1 otherwise.
+#
+# For a guest that is one of two on a virtual wire (scripts/interop.sh):
+#   RDMAOOT_NIC   QEMU -netdev options of its NIC, e.g. "socket,listen=127.0.0.1:PORT"
+#                 or "socket,connect=...", and RDMAOOT_MAC its MAC address
+#   RDMAOOT_PAIR  a host folder both guests mount writable at /run/pair
+#   RDMAOOT_SMP   vCPUs (default 2)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -43,16 +49,24 @@ RDMAOOT_KIND='$kind'
 RDMAOOT_JOB='$job'
 RDMAOOT_MODROOT='$modroot'
 RDMAOOT_TESTS='${RDMAOOT_TESTS:-}'
+RDMAOOT_PAIRED='${RDMAOOT_PAIR:+1}'
 ENV
+
+nic=(-nic none)
+[ -n "${RDMAOOT_NIC:-}" ] &&
+	nic=(-netdev "$RDMAOOT_NIC,id=wire" -device "virtio-net-pci,netdev=wire,mac=${RDMAOOT_MAC:?}")
+pair=()
+[ -n "${RDMAOOT_PAIR:-}" ] &&
+	pair=(-virtfs "local,path=$RDMAOOT_PAIR,mount_tag=pair,security_model=none")
 
 rdmaoot_log "booting the $kind kernel (job: $job, timeout ${tmo}s)"
 set +e
 timeout --foreground -k 10 "$tmo" qemu-system-x86_64 \
-	-accel tcg -smp 2 -m "$mem" -nographic -no-reboot \
+	-accel tcg -smp "${RDMAOOT_SMP:-2}" -m "$mem" -nographic -no-reboot \
 	-kernel "$kernel" -initrd "$initrd" -append "$append" \
 	-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \
 	-virtfs "local,path=$out/share,mount_tag=share,security_model=none" \
-	-nic none -serial "file:$out/console.log" -monitor none </dev/null >/dev/null 2>"$out/qemu.err"
+	"${nic[@]}" "${pair[@]}" -serial "file:$out/console.log" -monitor none </dev/null >/dev/null 2>"$out/qemu.err"
 rc=$?
 set -e
 if [ -f "$out/share/done" ]; then

@@ -10,6 +10,9 @@
 # at the end blames each leak on the unit running when it was allocated.
 set -u
 SHARE=$1
+# check: KUnit and scripts/tests/; interop: scripts/interop/ only, against
+# the peer guest (scripts/interop.sh).
+SUITE=${2:-check}
 TOP=$RDMAOOT_TOP
 UNITS=$SHARE/units.txt
 START_TIMES=/tmp/unit-starts
@@ -133,11 +136,12 @@ run_kunit() {
 }
 
 run_integration() {
-	local t name rc log reason
-	for t in "$TOP"/scripts/tests/[0-9]*.sh; do
-		name=tests/$(basename "$t" .sh)
+	local t name rc log reason dir=tests
+	[ "$SUITE" = interop ] && dir=interop
+	for t in "$TOP/scripts/$dir"/[0-9]*.sh; do
+		name=$dir/$(basename "$t" .sh)
 		selected "$name" || continue
-		log=$SHARE/logs/${name#tests/}.log
+		log=$SHARE/logs/${name#*/}.log
 		unit_begin "$name"
 		bash "$TOP/scripts/guest/test-one.sh" "$t" > "$log" 2>&1
 		rc=$?
@@ -152,6 +156,10 @@ run_integration() {
 }
 
 rdmaoot_kmemleak_baseline
-run_kunit && run_integration
+if [ "$SUITE" = interop ]; then
+	run_integration
+else
+	run_kunit && run_integration
+fi
 rdmaoot_kmemleak_final "$START_TIMES" >> "$UNITS"
 exit 0

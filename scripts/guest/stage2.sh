@@ -7,7 +7,8 @@
 # Inputs come from /run/rdmaoot/env.sh (written by scripts/qemu-run.sh):
 #   RDMAOOT_TOP    repository path (the same on host and guest)
 #   RDMAOOT_KIND   stock | debug
-#   RDMAOOT_JOB    check | demo | shell-command to run
+#   RDMAOOT_JOB    check | interop | interop-peer | demo | shell-command to run
+#   RDMAOOT_PAIRED set when the guest is one of two on a wire (/run/pair)
 #   RDMAOOT_MODROOT  staged module root (scripts/stage-modules.sh)
 SHARE=/run/rdmaoot
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
@@ -50,10 +51,18 @@ cat /dev/kmsg > "$SHARE/kmsg.log" &
 hostname rdmaoot-guest
 ip link set lo up
 setup_modules
+# One of two guests on a virtual wire: the folder both of them share.
+if [ -n "${RDMAOOT_PAIRED:-}" ]; then
+	mkdir -p /run/pair
+	mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 pair /run/pair ||
+		echo "rdmaoot: cannot mount the pair folder" > /dev/kmsg
+fi
 echo "rdmaoot: guest ready, kernel $(uname -r), job $RDMAOOT_JOB" > /dev/kmsg
 
 case "$RDMAOOT_JOB" in
 check) bash "$RDMAOOT_TOP/scripts/guest/run-tests.sh" "$SHARE" ;;
+interop) bash "$RDMAOOT_TOP/scripts/guest/run-tests.sh" "$SHARE" interop ;;
+interop-peer) bash "$RDMAOOT_TOP/scripts/guest/interop-peer.sh" /run/pair > "$SHARE/peer.log" 2>&1 ;;
 demo) bash "$RDMAOOT_TOP/scripts/guest/demo.sh" > "$SHARE/demo.log" 2>&1 ;;
 *) bash -c "$RDMAOOT_JOB" > "$SHARE/job.log" 2>&1 ;;
 esac

@@ -1,0 +1,129 @@
+# scripts/guest/interop.sh - our side of the interop tests (scripts/interop/).
+#
+# Sourced by each test. The peer guest runs the inbox stack on PEER_IP;
+# this guest runs ours on OUR_IP (scripts/guest/interop-net.sh). Commands
+# for the peer are bash snippets handed over through the shared folder and
+# run there in the background (scripts/guest/interop-peer.sh):
+#   peer_start CMD      start CMD on the peer; its number in PEER_N
+#   peer_wait N SECS    wait for N to end: output in PEER_OUT, errors in
+#                       PEER_ERR, status PEER_RC
+#   peer_run SECS CMD   both, for a command that must succeed
+
+. "$RDMAOOT_TOP/scripts/guest/interop-net.sh"
+. "$RDMAOOT_TOP/scripts/guest/kperf.sh"
+PEER_SEQ=/tmp/interop-peer-seq
+
+# interop_net_up: eth0 up with OUR_IP (once per guest: it outlives the
+# tests, as the peer does) and the peer ready and reachable.
+interop_net_up() {
+	if [ ! -e /sys/class/net/eth0 ]; then
+		modprobe virtio_net || t_fail "modprobe virtio_net failed"
+		interop_wait_eth0 || t_fail "no eth0 after modprobe virtio_net"
+	fi
+	ip -4 addr show dev eth0 | grep -q "$OUR_IP/" ||
+		ip addr add "$OUR_IP/24" dev eth0 || t_fail "cannot address eth0"
+	ip link set eth0 up
+	t_wait_for 300 test -e "$PAIR/peer-ready" ||
+		t_fail "the peer guest never got ready (its log: peer/share/peer.log)"
+	t_wait_for 30 busybox ping -c 1 -W 1 "$PEER_IP" > /dev/null ||
+		t_fail "the peer at $PEER_IP does not answer pings"
+}
+
+# interop_ours_up: our soft-RoCE on eth0 (rxe0) and ib_kperf, with rdma_cm.
+interop_ours_up() {
+	interop_net_up
+	modprobe rdma_rxe || t_fail "modprobe rdma_rxe failed"
+	case $(t_mod_path rdma_rxe) in
+	*/updates/*) ;;
+	*) t_fail "rdma_rxe is not ours: $(t_mod_path rdma_rxe)" ;;
+	esac
+	rdma link add rxe0 type rxe netdev eth0 || t_fail "rdma link add rxe0 failed"
+	modprobe ib_kperf || t_fail "modprobe ib_kperf failed"
+}
+
+# interop_ours_down: undo interop_ours_up (the runner unloads the modules).
+interop_ours_down() {
+	rdma link delete rxe0 2>/dev/null
+	return 0
+}
+
+peer_start() {
+	local n f
+	n=$(($(cat "$PEER_SEQ" 2>/dev/null || echo 0) + 1))
+	echo "$n" > "$PEER_SEQ"
+	PEER_N=$(printf '%04d' "$n")
+	f=$PAIR/cmd/$PEER_N
+	printf '%s\n' "$*" > "$f.tmp"
+	mv "$f.tmp" "$f.sh"
+	echo "+ (peer #$PEER_N) $*"
+}
+
+peer_wait() {
+	local f=$PAIR/cmd/$1
+	PEER_RC=124
+	t_wait_for "$2" test -e "$f.rc" && PEER_RC=$(cat "$f.rc")
+	PEER_OUT=$(cat "$f.out" 2>/dev/null)
+	PEER_ERR=$(cat "$f.err" 2>/dev/null)
+	printf '%s\n' "$PEER_OUT"
+	[ -z "$PEER_ERR" ] || printf 'stderr: %s\n' "$PEER_ERR"
+	return "$PEER_RC"
+}
+
+peer_run() {
+	local secs=$1
+	shift
+	peer_start "$@"
+	peer_wait "$PEER_N" "$secs" || t_fail "on the peer, '$*' exited $PEER_RC: $(printf '%s\n' "$PEER_ERR$PEER_OUT" | tail -n 3)"
+}
+
+# peer_listening PORT: the peer's rdma_cm has a listener on PORT (rping -s
+# started in the background listens a moment later).
+peer_listening() {
+	peer_run 30 "for i in \$(seq 100); do rdma res show cm_id | grep -Eq 'state LISTEN .*src-addr [^ ]*:$1( |\$)' && exit 0; sleep 0.2; done; rdma res show cm_id; exit 1"
+}
+
+# inbox_load NAME: the stock kernel's own module NAME loaded here, after
+# what it needs, by path (modprobe takes ours for our modules' names).
+inbox_load() {
+	local p dep
+	[ -d "/sys/module/$1" ] && return 0
+	p=$(find "/lib/modules/$(uname -r)/kernel/drivers/infiniband/" -name "$1.ko*" | head -n1)
+	[ -n "$p" ] || { modprobe "$1"; return; }
+	for dep in $(modinfo -F depends "$p" | tr , ' '); do
+		inbox_load "$dep" || return 1
+	done
+	insmod "$p"
+}
+
+# interop_inbox_up: the inbox soft-RoCE and rdma_ucm here too, in place of
+# ours, for a reference exchange between two inbox stacks.
+interop_inbox_up() {
+	interop_net_up
+	inbox_load rdma_rxe || t_fail "cannot load the inbox rdma_rxe"
+	inbox_load rdma_ucm || t_fail "cannot load the inbox rdma_ucm"
+	rdma link add rxe0 type rxe netdev eth0 || t_fail "rdma link add rxe0 (inbox) failed"
+}
+
+# interop_inbox_down: the inbox stack unloaded again.
+interop_inbox_down() {
+	local m
+	rdma link delete rxe0 2>/dev/null
+	for m in rdma_ucm rdma_cm iw_cm ib_cm rdma_rxe ib_uverbs ib_core; do
+		[ -d "/sys/module/$m" ] && rmmod "$m"
+	done
+	return 0
+}
+
+# capture_start FILE: RoCE v2 traffic on eth0 into FILE, in the background.
+capture_start() {
+	tcpdump -i eth0 -U --immediate-mode -w "$1" udp port 4791 2> "$1.log" &
+	CAPTURE_PID=$!
+	t_wait_for 10 grep -q "listening on" "$1.log" || t_fail "tcpdump did not start: $(cat "$1.log")"
+}
+
+# capture_stop: end the capture capture_start began.
+capture_stop() {
+	sleep 1
+	kill -INT "$CAPTURE_PID" 2>/dev/null
+	wait "$CAPTURE_PID"
+}
