@@ -196,14 +196,14 @@ rcm_rping_refused() {
 	kp_refused mode=rping role=client
 	expect_out "mode=rping needs addr=<ipv4>" "mode=rping without addr= is refused"
 	kp_refused mode=rping role=client addr=$IPB dev=rxe0
-	expect_out "mode=rping takes only role, addr, port, iters, size, verify and timeout_ms" \
+	expect_out "mode=rping takes only role, addr, port, iters, size, verify, timewait and timeout_ms" \
 		"mode=rping with dev= is refused"
 	kp_refused mode=rping role=client addr=$IPB size=25
 	expect_out "mode=rping takes size=26 to size=65535" "a ping smaller than rping's is refused"
 	kp_refused mode=rping role=client addr=$IPB iters=0
 	expect_out "role=client runs at least one ping" "a client of 0 pings is refused"
 	kp_refused dev=rxe0 verify=1
-	expect_out "role= and verify= need mode=rping" "verify= without mode=rping is refused"
+	expect_out "role=, verify= and timewait= need mode=rping" "verify= without mode=rping is refused"
 }
 
 test_run() {

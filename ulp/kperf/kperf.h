@@ -96,8 +96,8 @@ struct kperf_op_info {
  *
  * Sizes and counts are validated by kperf_cmd_parse(); @mtu 0 and @gid -1
  * mean "choose", @expect -1 means "expect success". @addr (family 0: not
- * given; port 0: @port) and @port are cm=rdma's and mode=rping's; @role
- * and @verify mode=rping's only. @not_rping names a key given that
+ * given; port 0: @port) and @port are cm=rdma's and mode=rping's; @role,
+ * @verify and @timewait mode=rping's only. @not_rping names a key given that
  * mode=rping does not take, @rping_only one that only mode=rping takes.
  */
 struct kperf_params {
@@ -122,7 +122,7 @@ struct kperf_params {
 	struct sockaddr_storage addr;
 	u16 port;
 	enum kperf_rping_role role;
-	bool verify;
+	bool verify, timewait;
 	const char *not_rping, *rping_only;
 };
 
@@ -284,7 +284,9 @@ struct rdma_cm_id;
  * @what: the event or step that made it fail
  * @detail: more about it (the name of a reject reason), or NULL
  * @status: the reject reason, the failed event's status or step's errno
- * @done: completed at every change of @state
+ * @done: completed at every change of @state, and at @timewait_over
+ * @timewait_over: cm=rdma: the id heard TIMEWAIT_EXIT (its QP may be
+ *	reused); apart from @state, which stays DOWN
  *
  * The CM's handlers write @state (last) and the failure fields (first,
  * kperf_cm_end_fail()); the command reads them in process context.
@@ -302,6 +304,7 @@ struct kperf_cm_end {
 	const char *detail;
 	int status;
 	struct completion done;
+	bool timewait_over;
 };
 
 /* Both ends of one connection, as in struct kperf_conn: [0] dev, [1] peer. */
@@ -391,6 +394,7 @@ void kperf_cm_end_fail(struct kperf_cm_end *ce, int err, const char *what,
 enum kperf_cm_state kperf_cm_end_state(const struct kperf_cm_end *ce);
 int kperf_cm_end_wait(struct kperf_cm_end *ce, enum kperf_cm_state from,
 		      unsigned int ms);
+int kperf_cm_end_wait_timewait(struct kperf_cm_end *ce, unsigned int ms);
 int kperf_cm_priv_index(struct kperf_run *run, const void *data,
 			unsigned int len, unsigned int *i);
 u8 kperf_cm_rd_atom(struct kperf_run *run);

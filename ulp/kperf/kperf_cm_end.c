@@ -91,6 +91,27 @@ enum kperf_cm_state kperf_cm_end_state(const struct kperf_cm_end *ce)
 	return smp_load_acquire(&ce->state);
 }
 
+/*
+ * One sleep of a waiter on @ce that gives up at @end (jiffies): 0 to look
+ * again, else why to stop.
+ */
+static int kperf_cm_end_sleep(struct kperf_cm_end *ce, unsigned long end)
+{
+	long left;
+	int ret;
+
+	ret = kperf_run_check(ce->run);
+	if (ret)
+		return ret;
+	left = end - jiffies;
+	if (left <= 0)
+		return -ETIMEDOUT;
+	wait_for_completion_timeout(&ce->done,
+				    min_t(long, left,
+					  msecs_to_jiffies(KPERF_CM_POLL_MS)));
+	return 0;
+}
+
 /**
  * kperf_cm_end_wait() - wait for an end to leave a state
  * @ce: the end
@@ -108,21 +129,31 @@ int kperf_cm_end_wait(struct kperf_cm_end *ce, enum kperf_cm_state from,
 		      unsigned int ms)
 {
 	unsigned long end = jiffies + msecs_to_jiffies(ms);
-	long left;
-	int ret;
+	int ret = 0;
 
-	while (kperf_cm_end_state(ce) == from) {
-		ret = kperf_run_check(ce->run);
-		if (ret)
-			return ret;
-		left = end - jiffies;
-		if (left <= 0)
-			return -ETIMEDOUT;
-		wait_for_completion_timeout(&ce->done,
-					    min_t(long, left,
-						  msecs_to_jiffies(KPERF_CM_POLL_MS)));
-	}
-	return 0;
+	while (!ret && kperf_cm_end_state(ce) == from)
+		ret = kperf_cm_end_sleep(ce, end);
+	return ret;
+}
+
+/**
+ * kperf_cm_end_wait_timewait() - wait for an end's TIMEWAIT_EXIT
+ * @ce: the end, disconnected (DOWN)
+ * @ms: how long to wait at most
+ *
+ * Context: the command's process context, sleeps.
+ * Return: 0 once @ce->timewait_over is set; -ETIMEDOUT when it was not
+ * within @ms; -ENODEV or -EINTR as kperf_cm_end_wait().
+ */
+int kperf_cm_end_wait_timewait(struct kperf_cm_end *ce, unsigned int ms)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(ms);
+	int ret = 0;
+
+	/* pairs with the store in kperf_rdma_cm_event() */
+	while (!ret && !smp_load_acquire(&ce->timewait_over))
+		ret = kperf_cm_end_sleep(ce, end);
+	return ret;
 }
 
 /**

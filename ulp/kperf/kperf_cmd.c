@@ -387,6 +387,11 @@ static int kperf_key_verify(struct kperf_params *p, const char *v)
 	return kstrtobool(v, &p->verify);
 }
 
+static int kperf_key_timewait(struct kperf_params *p, const char *v)
+{
+	return kstrtobool(v, &p->timewait);
+}
+
 /* Which keys mode=rping takes (RPING), and which only it takes (ONLY). */
 #define RPING	1
 #define ONLY	2
@@ -412,6 +417,7 @@ static const struct {
 	{ "port", kperf_key_port, RPING },
 	{ "role", kperf_key_role, RPING | ONLY },
 	{ "verify", kperf_key_verify, RPING | ONLY },
+	{ "timewait", kperf_key_timewait, RPING | ONLY },
 };
 
 /* Applies one key=value token; says what is wrong with it in @why. */
@@ -519,7 +525,7 @@ static const char *kperf_cmd_check(const struct kperf_params *p)
 	if (p->mode == KPERF_MEMCPY)	/* no device; only size and iters */
 		return NULL;
 	if (p->rping_only)
-		return "role= and verify= need mode=rping";
+		return "role=, verify= and timewait= need mode=rping";
 	if (!p->dev[0])
 		return "dev= is required";
 	if (p->mode == KPERF_MAD)	/* QP1s only; no op, qp or buffers */

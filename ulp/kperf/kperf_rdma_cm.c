@@ -285,8 +285,10 @@ static const enum kperf_cm_state kperf_rdma_cm_next[] = {
  * only comes to a command that is ending anyway.
  *
  * Context: the id's event handler.
- * Return: whether the event meant anything to @ce (TIMEWAIT_EXIT and
- * ADDR_CHANGE, for instance, do not).
+ * TIMEWAIT_EXIT sets @ce->timewait_over and leaves the state alone.
+ *
+ * Return: whether the event meant anything to @ce's state (TIMEWAIT_EXIT
+ * and ADDR_CHANGE, for instance, do not).
  */
 bool kperf_rdma_cm_event(struct kperf_cm_end *ce, struct rdma_cm_id *id,
 			 const struct rdma_cm_event *ev)
@@ -294,6 +296,12 @@ bool kperf_rdma_cm_event(struct kperf_cm_end *ce, struct rdma_cm_id *id,
 	unsigned int type = ev->event;
 	enum kperf_cm_state next = KPERF_CM_IDLE;
 
+	if (type == RDMA_CM_EVENT_TIMEWAIT_EXIT) {
+		/* pairs with kperf_cm_end_wait_timewait() */
+		smp_store_release(&ce->timewait_over, true);
+		complete(&ce->done);
+		return false;
+	}
 	if (type < ARRAY_SIZE(kperf_rdma_cm_next))
 		next = kperf_rdma_cm_next[type];
 	if (type < BITS_PER_LONG && (BIT(type) & KPERF_RDMA_CM_FAILURES)) {

@@ -91,15 +91,18 @@ struct kperf_rping_msg {
  * @lock: serializes the server's requests with the command's end;
  *	  protects @stopping and @conn.rdma on the server
  * @stopping: the command is ending: requests are refused
- * @ev_lock: protects @event and @status
+ * @ev_lock: protects @event, @status, @rej_data and @rej_len
  * @event: the last event the command handled, -1 before the first
  * @status: its status
+ * @rej_data: after REJECTED: the start of the REJ's private data
+ * @rej_len: how much of it @rej_data holds, 0 when none
  * @msg: the messages' buffer (local_dma_lkey)
  * @data: client: [0] the source, [1] the sink (FRWR, remote access);
  *	  server: [0] the buffer read into and written from (local_dma_lkey)
  * @expect: server with verify=1: the ping the client should have sent
  * @pings: pings completed
  * @verified: bytes found as expected
+ * @timewait_ns: timewait=1: from the disconnect to TIMEWAIT_EXIT
  */
 struct kperf_rping {
 	struct kperf_run *run;
@@ -120,6 +123,7 @@ struct kperf_rping {
 	char *expect;
 	u64 pings;
 	u64 verified;
+	u64 timewait_ns;
 };
 
 /* The servers listening now: the debugfs file "listening". */
@@ -783,6 +787,26 @@ static int kperf_rping_hangup(struct kperf_run *run, struct kperf_rping *r)
 }
 
 /*
+ * timewait=1: after the disconnect, the connection's id is kept until it
+ * hears TIMEWAIT_EXIT (the IB CM's timewait is over: its QP could be
+ * reused), which the result reports.
+ */
+static int kperf_rping_timewait(struct kperf_run *run, struct kperf_rping *r)
+{
+	u64 t0 = ktime_get_ns();
+	int ret;
+
+	ret = kperf_cm_end_wait_timewait(&r->conn, run->p.timeout_ms);
+	if (ret == -ETIMEDOUT)
+		return kperf_run_fail(run, ret, "no TIMEWAIT_EXIT within %u ms of the disconnect",
+				      run->p.timeout_ms);
+	if (ret)
+		return ret;
+	r->timewait_ns = ktime_get_ns() - t0;
+	return 0;
+}
+
+/*
  * Everything the command made, in reverse: the QP and the id of the
  * connection, the listener, the buffers and their MRs, CQ, PD, the hold.
  */
@@ -826,6 +850,9 @@ static void kperf_rping_result(struct kperf_run *run, struct kperf_rping *r,
 	if (r->rej_len)
 		seq_buf_printf(run->out, " rej_data=%*phN", r->rej_len,
 			       r->rej_data);
+	if (r->timewait_ns)
+		kperf_out_fixed(run->out, "timewait_ms", r->timewait_ns, 1,
+				NSEC_PER_MSEC);
 	kperf_out_status(run, err);
 }
 
@@ -881,6 +908,8 @@ int kperf_rping_run(const struct kperf_params *p, struct seq_buf *out)
 	else
 		ret = kperf_rping_client(run, r);
 	end = kperf_rping_hangup(run, r);
+	if (!ret && !end && p->timewait)
+		end = kperf_rping_timewait(run, r);
 	ret = kperf_run_gone(run, ret ?: end);
 	kperf_run_clock_stop(run);
 	kperf_rping_teardown(run, r);
@@ -902,7 +931,7 @@ const char *kperf_rping_check(const struct kperf_params *p)
 	const struct sockaddr_in *sin = (const struct sockaddr_in *)&p->addr;
 
 	if (p->not_rping)
-		return "mode=rping takes only role, addr, port, iters, size, verify and timeout_ms";
+		return "mode=rping takes only role, addr, port, iters, size, verify, timewait and timeout_ms";
 	if (p->role == KPERF_RPING_NONE)
 		return "mode=rping needs role=client or role=server";
 	if (p->addr.ss_family != AF_INET)
