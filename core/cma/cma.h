@@ -38,7 +38,8 @@
  * not destroy the id there, but returns non-zero to have it destroyed.
  *
  * Files: cma_main.c (module init/exit), cma_device.c (the ib_client:
- * devices, their ports' defaults, removal), cma_pernet.c (port spaces per
+ * devices, their ports' defaults, removal), cma_configfs.c (those
+ * defaults in configfs), cma_pernet.c (port spaces per
  * network namespace), cma_id.c (create, reference, destroy), cma_event.c
  * (delivering events), cma_table.c (the state machine), cma_addr.c
  * (sockaddr helpers), cma_bind.c (rdma_bind_addr, the device of an
@@ -116,6 +117,10 @@ enum cma_input {
  * struct cma_port_defaults - what ids on one port get unless told otherwise
  * @gid_type: the RoCE GID type of their source GID
  * @roce_tos: the type of service of their RoCE traffic
+ *
+ * Both may change at any time through configfs (cma_configfs.c): they are
+ * written and read with WRITE_ONCE()/READ_ONCE(), and an id takes what
+ * they say when it needs them (attaching to the device, building a route).
  */
 struct cma_port_defaults {
 	enum ib_gid_type	gid_type;
@@ -146,9 +151,32 @@ void cma_device_get(struct cma_device *dev);
 void cma_device_put(struct cma_device *dev);
 enum ib_gid_type cma_device_gid_type(struct cma_device *dev, u32 port);
 u8 cma_device_roce_tos(struct cma_device *dev, u32 port);
+int cma_device_set_gid_type(struct cma_device *dev, u32 port,
+			    enum ib_gid_type type);
+int cma_device_set_roce_tos(struct cma_device *dev, u32 port, u8 tos);
 struct cma_device *cma_device_of(struct ib_device *device);
+struct cma_device *cma_device_find_by_name(const char *name);
 int cma_device_init(void);
 void cma_device_exit(void);
+
+/* ---- configfs (cma_configfs.c) -------------------------------------------- */
+
+#if IS_ENABLED(CONFIG_INFINIBAND_ADDR_TRANS_CONFIGFS)
+struct configfs_subsystem;
+extern struct configfs_subsystem cma_configfs_subsys;
+int cma_configfs_init(void);
+void cma_configfs_exit(void);
+#else
+/* Without configfs the defaults stay what cma_device_add() chose. */
+static inline int cma_configfs_init(void)
+{
+	return 0;
+}
+
+static inline void cma_configfs_exit(void)
+{
+}
+#endif
 
 /* ---- Port spaces (cma_pernet.c) -------------------------------------------- */
 

@@ -27,7 +27,8 @@ static void cma_wq_exit(void)
 /*
  * The parts of the module, brought up in order and down in reverse: the
  * port spaces before any device can bind an id, the workqueue before any
- * id can defer an input, the ib_client last.
+ * id can defer an input, the ib_client, then configfs, whose directories
+ * name the ib_client's devices.
  */
 static const struct cma_part {
 	const char *name;
@@ -37,6 +38,7 @@ static const struct cma_part {
 	{ "port spaces", cma_pernet_init, cma_pernet_exit },
 	{ "workqueue", cma_wq_init, cma_wq_exit },
 	{ "ib_client", cma_device_init, cma_device_exit },
+	{ "configfs", cma_configfs_init, cma_configfs_exit },
 };
 
 static int __init rdma_cm_init(void)
