@@ -39,7 +39,7 @@
  *
  * Files: cma_main.c (module init/exit), cma_device.c (the ib_client:
  * devices, their ports' defaults, removal), cma_configfs.c (those
- * defaults in configfs), cma_pernet.c (port spaces per
+ * defaults in configfs), cma_res.c (ids in resource tracking), cma_pernet.c (port spaces per
  * network namespace), cma_id.c (create, reference, destroy), cma_event.c
  * (delivering events), cma_table.c (the state machine), cma_addr.c
  * (sockaddr helpers), cma_bind.c (rdma_bind_addr, the device of an
@@ -196,6 +196,33 @@ struct xarray *cma_ps_xa(struct net *net, enum rdma_ucm_port_space ps);
 int cma_pernet_init(void);
 void cma_pernet_exit(void);
 
+/* ---- Resource tracking (cma_res.c) ----------------------------------------- */
+
+struct cma_id_priv;
+
+/**
+ * struct cma_row - one row of rdma_cm's in resource tracking
+ * @res: restrack's entry, of type RDMA_RESTRACK_CM_ID
+ * @priv: the id the row shows
+ * @device: the device it is listed on (set when it is added)
+ * @listen: the row of a wildcard listener on one device (struct
+ *	cma_listen's), rather than the id's own
+ */
+struct cma_row {
+	struct rdma_restrack_entry	res;
+	struct cma_id_priv		*priv;
+	struct ib_device		*device;
+	bool				listen;
+};
+
+void cma_res_init_row(struct cma_row *row, struct cma_id_priv *priv,
+		      bool listen, const struct cma_row *owner,
+		      const char *caller);
+void cma_res_add(struct cma_row *row, struct ib_device *device);
+void cma_res_del(struct cma_row *row);
+int cma_res_init(void);
+void cma_res_exit(void);
+
 /* ---- The id (cma_id.c) ------------------------------------------------------ */
 
 /**
@@ -242,7 +269,8 @@ void cma_pernet_exit(void);
  * @listens: a listener's IB CM listeners, one per device (struct
  *	cma_listen, cma.lock)
  * @listen_node: in cma.listeners while a listener on no device (cma.lock)
- * @res: for rdma_res_to_id(); never added to restrack (not done yet)
+ * @row: the id's row in resource tracking, listed while it is on a
+ *	device
  */
 struct cma_id_priv {
 	struct rdma_cm_id	id;
@@ -281,7 +309,7 @@ struct cma_id_priv {
 	struct rdma_ucm_ece	ece;
 	struct list_head	listens;
 	struct list_head	listen_node;
-	struct rdma_restrack_entry res;
+	struct cma_row		row;
 };
 
 static inline struct cma_id_priv *to_cma_id(struct rdma_cm_id *id)
@@ -292,7 +320,8 @@ static inline struct cma_id_priv *to_cma_id(struct rdma_cm_id *id)
 struct cma_id_priv *cma_id_alloc(struct net *net,
 				 rdma_cm_event_handler handler, void *context,
 				 enum rdma_ucm_port_space ps,
-				 enum ib_qp_type qp_type);
+				 enum ib_qp_type qp_type,
+				 const struct cma_row *owner, const char *caller);
 void cma_id_get(struct cma_id_priv *priv);
 void cma_id_put(struct cma_id_priv *priv);
 /* Destroy @priv, whose handler_mutex the caller holds and this releases. */
