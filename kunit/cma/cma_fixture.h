@@ -169,7 +169,7 @@ static inline struct mock_ibdev *cma_fix_device(struct kunit *test)
 	return cma_fix_device_cfg(test, &cfg);
 }
 
-/* The same with a RoCE port that speaks v1 and v2, as rxe's does. */
+/* The same with a RoCE port of v1 and v2 (as NICs have; rxe has v2 only). */
 static inline struct mock_ibdev *cma_fix_device_v2(struct kunit *test)
 {
 	const struct mock_ibdev_cfg cfg = {

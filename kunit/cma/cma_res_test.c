@@ -82,10 +82,12 @@ static void cma_res_id_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, info.qp_num, 0U);
 	KUNIT_ASSERT_NOT_NULL(test, info.src);
 	KUNIT_ASSERT_NOT_NULL(test, info.dst);
-	KUNIT_EXPECT_EQ(test, ((const struct sockaddr_in *)info.src)->sin_port,
-			htons(40002));
-	KUNIT_EXPECT_EQ(test, ((const struct sockaddr_in *)info.dst)->sin_addr.s_addr,
-			htonl(0x0a000002));
+	KUNIT_EXPECT_EQ(test,
+			ntohs(((const struct sockaddr_in *)info.src)->sin_port),
+			40002);
+	KUNIT_EXPECT_EQ(test,
+			ntohl(((const struct sockaddr_in *)info.dst)->sin_addr.s_addr),
+			0x0a000002U);
 
 	/* The QP's number once it has one; the state as it moves. */
 	priv->qp_num = 0x1234;
@@ -152,8 +154,9 @@ static void cma_res_wildcard_listener_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, info.qp_num, 0U);
 	KUNIT_ASSERT_NOT_NULL(test, info.src);
 	KUNIT_EXPECT_EQ(test, info.src->ss_family, AF_INET);
-	KUNIT_EXPECT_EQ(test, ((const struct sockaddr_in *)info.src)->sin_port,
-			cma_addr_port(cma_src_addr(priv)));
+	KUNIT_EXPECT_EQ(test,
+			ntohs(((const struct sockaddr_in *)info.src)->sin_port),
+			ntohs(cma_addr_port(cma_src_addr(priv))));
 	KUNIT_EXPECT_NULL(test, info.dst);
 
 	d2 = cma_fix_device(test);
