@@ -61,8 +61,8 @@ EXPORT_SYMBOL_IF_KUNIT(cma_device_roce_tos);
  * cma_device_set_gid_type() - Change the default GID type of a port's ids
  * @dev: the device
  * @port: the port
- * @type: the new default; IB_GID_TYPE_IB stands for RoCE v1 on a RoCE
- *	  port (the two share a value, and configfs one name)
+ * @type: the new default; IB_GID_TYPE_IB stands for RoCE v1 on a port
+ *	  of RoCE v1 (the two share a name, "IB/RoCE v1", which parses as IB)
  *
  * Ids that attach to the port from now on look their source GID up with
  * @type and build their RoCE routes with it; ids already there keep theirs.
@@ -78,6 +78,10 @@ int cma_device_set_gid_type(struct cma_device *dev, u32 port,
 
 	if (!p || (unsigned int)type >= BITS_PER_LONG)
 		return -EINVAL;
+	/* "IB/RoCE v1" names both; on a port of RoCE v1 it means that. */
+	if (type == IB_GID_TYPE_IB &&
+	    rdma_protocol_roce_eth_encap(dev->device, port))
+		type = IB_GID_TYPE_ROCE;
 	if (!(roce_gid_type_mask_support(dev->device, port) & BIT(type)))
 		return -EINVAL;
 	WRITE_ONCE(p->gid_type, type);
