@@ -38,7 +38,8 @@
  * not destroy the id there, but returns non-zero to have it destroyed.
  *
  * Files: cma_main.c (module init/exit), cma_device.c (the ib_client:
- * devices, their ports' defaults, removal), cma_pernet.c (port spaces per
+ * devices, their ports' defaults, removal), cma_configfs.c (those
+ * defaults in configfs), cma_res.c (ids in resource tracking), cma_pernet.c (port spaces per
  * network namespace), cma_id.c (create, reference, destroy), cma_event.c
  * (delivering events), cma_table.c (the state machine), cma_addr.c
  * (sockaddr helpers), cma_bind.c (rdma_bind_addr, the device of an
@@ -116,6 +117,10 @@ enum cma_input {
  * struct cma_port_defaults - what ids on one port get unless told otherwise
  * @gid_type: the RoCE GID type of their source GID
  * @roce_tos: the type of service of their RoCE traffic
+ *
+ * Both may change at any time through configfs (cma_configfs.c): they are
+ * written and read with WRITE_ONCE()/READ_ONCE(), and an id takes what
+ * they say when it needs them (attaching to the device, building a route).
  */
 struct cma_port_defaults {
 	enum ib_gid_type	gid_type;
@@ -146,9 +151,32 @@ void cma_device_get(struct cma_device *dev);
 void cma_device_put(struct cma_device *dev);
 enum ib_gid_type cma_device_gid_type(struct cma_device *dev, u32 port);
 u8 cma_device_roce_tos(struct cma_device *dev, u32 port);
+int cma_device_set_gid_type(struct cma_device *dev, u32 port,
+			    enum ib_gid_type type);
+int cma_device_set_roce_tos(struct cma_device *dev, u32 port, u8 tos);
 struct cma_device *cma_device_of(struct ib_device *device);
+struct cma_device *cma_device_find_by_name(const char *name);
 int cma_device_init(void);
 void cma_device_exit(void);
+
+/* ---- configfs (cma_configfs.c) -------------------------------------------- */
+
+#if IS_ENABLED(CONFIG_INFINIBAND_ADDR_TRANS_CONFIGFS)
+struct configfs_subsystem;
+extern struct configfs_subsystem cma_configfs_subsys;
+int cma_configfs_init(void);
+void cma_configfs_exit(void);
+#else
+/* Without configfs the defaults stay what cma_device_add() chose. */
+static inline int cma_configfs_init(void)
+{
+	return 0;
+}
+
+static inline void cma_configfs_exit(void)
+{
+}
+#endif
 
 /* ---- Port spaces (cma_pernet.c) -------------------------------------------- */
 
@@ -167,6 +195,33 @@ struct cma_bind {
 struct xarray *cma_ps_xa(struct net *net, enum rdma_ucm_port_space ps);
 int cma_pernet_init(void);
 void cma_pernet_exit(void);
+
+/* ---- Resource tracking (cma_res.c) ----------------------------------------- */
+
+struct cma_id_priv;
+
+/**
+ * struct cma_row - one row of rdma_cm's in resource tracking
+ * @res: restrack's entry, of type RDMA_RESTRACK_CM_ID
+ * @priv: the id the row shows
+ * @device: the device it is listed on (set when it is added)
+ * @listen: the row of a wildcard listener on one device (struct
+ *	cma_listen's), rather than the id's own
+ */
+struct cma_row {
+	struct rdma_restrack_entry	res;
+	struct cma_id_priv		*priv;
+	struct ib_device		*device;
+	bool				listen;
+};
+
+void cma_res_init_row(struct cma_row *row, struct cma_id_priv *priv,
+		      bool listen, const struct cma_row *owner,
+		      const char *caller);
+void cma_res_add(struct cma_row *row, struct ib_device *device);
+void cma_res_del(struct cma_row *row);
+int cma_res_init(void);
+void cma_res_exit(void);
 
 /* ---- The id (cma_id.c) ------------------------------------------------------ */
 
@@ -214,7 +269,8 @@ void cma_pernet_exit(void);
  * @listens: a listener's IB CM listeners, one per device (struct
  *	cma_listen, cma.lock)
  * @listen_node: in cma.listeners while a listener on no device (cma.lock)
- * @res: for rdma_res_to_id(); never added to restrack (not done yet)
+ * @row: the id's row in resource tracking, listed while it is on a
+ *	device
  */
 struct cma_id_priv {
 	struct rdma_cm_id	id;
@@ -253,7 +309,7 @@ struct cma_id_priv {
 	struct rdma_ucm_ece	ece;
 	struct list_head	listens;
 	struct list_head	listen_node;
-	struct rdma_restrack_entry res;
+	struct cma_row		row;
 };
 
 static inline struct cma_id_priv *to_cma_id(struct rdma_cm_id *id)
@@ -264,7 +320,8 @@ static inline struct cma_id_priv *to_cma_id(struct rdma_cm_id *id)
 struct cma_id_priv *cma_id_alloc(struct net *net,
 				 rdma_cm_event_handler handler, void *context,
 				 enum rdma_ucm_port_space ps,
-				 enum ib_qp_type qp_type);
+				 enum ib_qp_type qp_type,
+				 const struct cma_row *owner, const char *caller);
 void cma_id_get(struct cma_id_priv *priv);
 void cma_id_put(struct cma_id_priv *priv);
 /* Destroy @priv, whose handler_mutex the caller holds and this releases. */

@@ -22,6 +22,7 @@ void cma_device_put(struct cma_device *dev)
 	if (refcount_dec_and_test(&dev->refs))
 		complete(&dev->released);
 }
+EXPORT_SYMBOL_IF_KUNIT(cma_device_put);
 
 /* rdma_cm's device of @device, or NULL where rdma_cm does not run. */
 struct cma_device *cma_device_of(struct ib_device *device)
@@ -43,7 +44,7 @@ enum ib_gid_type cma_device_gid_type(struct cma_device *dev, u32 port)
 {
 	struct cma_port_defaults *p = cma_device_port(dev, port);
 
-	return p ? p->gid_type : IB_GID_TYPE_IB;
+	return p ? READ_ONCE(p->gid_type) : IB_GID_TYPE_IB;
 }
 EXPORT_SYMBOL_IF_KUNIT(cma_device_gid_type);
 
@@ -52,9 +53,87 @@ u8 cma_device_roce_tos(struct cma_device *dev, u32 port)
 {
 	struct cma_port_defaults *p = cma_device_port(dev, port);
 
-	return p ? p->roce_tos : 0;
+	return p ? READ_ONCE(p->roce_tos) : 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(cma_device_roce_tos);
+
+/**
+ * cma_device_set_gid_type() - Change the default GID type of a port's ids
+ * @dev: the device
+ * @port: the port
+ * @type: the new default; IB_GID_TYPE_IB stands for RoCE v1 on a port
+ *	  of RoCE v1 (the two share a name, "IB/RoCE v1", which parses as IB)
+ *
+ * Ids that attach to the port from now on look their source GID up with
+ * @type and build their RoCE routes with it; ids already there keep theirs.
+ *
+ * Context: any.
+ * Return: 0, or -EINVAL when the device has no such port or the port has
+ * no GIDs of @type.
+ */
+int cma_device_set_gid_type(struct cma_device *dev, u32 port,
+			    enum ib_gid_type type)
+{
+	struct cma_port_defaults *p = cma_device_port(dev, port);
+
+	if (!p || (unsigned int)type >= BITS_PER_LONG)
+		return -EINVAL;
+	/* "IB/RoCE v1" names both; on a port of RoCE v1 it means that. */
+	if (type == IB_GID_TYPE_IB &&
+	    rdma_protocol_roce_eth_encap(dev->device, port))
+		type = IB_GID_TYPE_ROCE;
+	if (!(roce_gid_type_mask_support(dev->device, port) & BIT(type)))
+		return -EINVAL;
+	WRITE_ONCE(p->gid_type, type);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(cma_device_set_gid_type);
+
+/**
+ * cma_device_set_roce_tos() - Change the default type of service of a port
+ * @dev: the device
+ * @port: the port
+ * @tos: what RoCE routes on @port carry when their id has no TOS of its
+ *	 own (rdma_set_service_type())
+ *
+ * Context: any.
+ * Return: 0, or -EINVAL when the device has no such port.
+ */
+int cma_device_set_roce_tos(struct cma_device *dev, u32 port, u8 tos)
+{
+	struct cma_port_defaults *p = cma_device_port(dev, port);
+
+	if (!p)
+		return -EINVAL;
+	WRITE_ONCE(p->roce_tos, tos);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(cma_device_set_roce_tos);
+
+/**
+ * cma_device_find_by_name() - rdma_cm's device of an RDMA device's name
+ * @name: the device's current name (dev_name(), "rxe0")
+ *
+ * Context: process context; takes cma.lock.
+ * Return: the cma_device, referenced (cma_device_put() when done), or
+ * NULL when rdma_cm has no device of that name.
+ */
+struct cma_device *cma_device_find_by_name(const char *name)
+{
+	struct cma_device *dev, *found = NULL;
+
+	mutex_lock(&cma.lock);
+	list_for_each_entry(dev, &cma.devices, node) {
+		if (!strcmp(dev_name(&dev->device->dev), name)) {
+			cma_device_get(dev);
+			found = dev;
+			break;
+		}
+	}
+	mutex_unlock(&cma.lock);
+	return found;
+}
+EXPORT_SYMBOL_IF_KUNIT(cma_device_find_by_name);
 
 /* A device rdma_cm can work with: some port speaks the IB CM or iWARP's. */
 static bool cma_device_supported(struct ib_device *device)

@@ -17,6 +17,9 @@
  * @context: the owner's context, in id.context
  * @ps: its port space
  * @qp_type: the type of QP it connects
+ * @owner: the row whose owner the id's restrack row takes (a REQ's
+ *	   listener), or NULL
+ * @caller: else the owning module's name; NULL: the current task owns it
  *
  * The id is not on any list yet: nothing can find it before its owner
  * calls a verb on it.
@@ -27,7 +30,8 @@
 struct cma_id_priv *cma_id_alloc(struct net *net,
 				 rdma_cm_event_handler handler, void *context,
 				 enum rdma_ucm_port_space ps,
-				 enum ib_qp_type qp_type)
+				 enum ib_qp_type qp_type,
+				 const struct cma_row *owner, const char *caller)
 {
 	struct cma_id_priv *priv;
 
@@ -53,6 +57,7 @@ struct cma_id_priv *cma_id_alloc(struct net *net,
 	/* Empty until the id listens. */
 	INIT_LIST_HEAD(&priv->listens);
 	INIT_LIST_HEAD(&priv->listen_node);
+	cma_res_init_row(&priv->row, priv, false, owner, caller);
 	return priv;
 }
 EXPORT_SYMBOL_IF_KUNIT(cma_id_alloc);
@@ -62,10 +67,11 @@ static struct rdma_cm_id *cma_id_create(struct net *net,
 					rdma_cm_event_handler handler,
 					void *context,
 					enum rdma_ucm_port_space ps,
-					enum ib_qp_type qp_type)
+					enum ib_qp_type qp_type,
+					const char *caller)
 {
 	struct cma_id_priv *priv = cma_id_alloc(net, handler, context, ps,
-						qp_type);
+						qp_type, NULL, caller);
 
 	return IS_ERR(priv) ? ERR_CAST(priv) : &priv->id;
 }
@@ -80,7 +86,8 @@ static struct rdma_cm_id *cma_id_create(struct net *net,
  *	for UD, RDMA_PS_IB)
  * @qp_type: the QP type the id connects (IB_QPT_RC or IB_QPT_UD)
  * @caller: the module creating it (KBUILD_MODNAME through rdma_create_id());
- *	6.1 names restrack's row after it, which rdma_cm does not keep yet
+ *	the id's row in resource tracking names it as its owner, so it
+ *	must outlive the id
  *
  * This is what the rdma_create_id() macro calls. The id starts IDLE, on
  * no device; it gets one when bound or resolved.
@@ -93,7 +100,7 @@ __rdma_create_kernel_id(struct net *net, rdma_cm_event_handler event_handler,
 			void *context, enum rdma_ucm_port_space ps,
 			enum ib_qp_type qp_type, const char *caller)
 {
-	return cma_id_create(net, event_handler, context, ps, qp_type);
+	return cma_id_create(net, event_handler, context, ps, qp_type, caller);
 }
 EXPORT_SYMBOL(__rdma_create_kernel_id);
 
@@ -105,7 +112,8 @@ EXPORT_SYMBOL(__rdma_create_kernel_id);
  * @qp_type: the QP type the id connects
  *
  * As __rdma_create_kernel_id(), in the network namespace of the calling
- * task (rdma_ucm creates its ids here).
+ * task (rdma_ucm creates its ids here), which resource tracking shows as
+ * the id's owner.
  *
  * Context: process context, may sleep.
  * Return: the id or ERR_PTR(-ENOMEM).
@@ -116,7 +124,7 @@ struct rdma_cm_id *rdma_create_user_id(rdma_cm_event_handler event_handler,
 				       enum ib_qp_type qp_type)
 {
 	return cma_id_create(current->nsproxy->net_ns, event_handler, context,
-			     ps, qp_type);
+			     ps, qp_type, NULL);
 }
 EXPORT_SYMBOL(rdma_create_user_id);
 
@@ -150,9 +158,10 @@ struct net *cma_id_net(struct cma_id_priv *priv)
  * @dev: the device, found on cma.devices; the id takes a reference
  *
  * Under cma.lock, so that a device being removed (off cma.devices first)
- * cannot get an id after it told its ids.
+ * cannot get an id after it told its ids. The id's row in resource
+ * tracking is listed on the device from now on.
  *
- * Context: any; the caller holds cma.lock.
+ * Context: process context; the caller holds cma.lock.
  */
 void cma_id_attach(struct cma_id_priv *priv, struct cma_device *dev)
 {
@@ -162,17 +171,20 @@ void cma_id_attach(struct cma_id_priv *priv, struct cma_device *dev)
 	priv->id.device = dev->device;
 	priv->gid_type = cma_device_gid_type(dev, priv->id.port_num);
 	list_add_tail(&priv->dev_node, &dev->ids);
+	cma_res_add(&priv->row, dev->device);
 }
 EXPORT_SYMBOL_IF_KUNIT(cma_id_attach);
 
 /*
  * Unbind @priv from its device, if it has one, and let go of its source
- * GID entry. Takes cma.lock.
+ * GID entry; its row leaves resource tracking first. Takes cma.lock.
  */
 void cma_id_detach(struct cma_id_priv *priv)
 {
 	struct rdma_dev_addr *dev_addr = &priv->id.route.addr.dev_addr;
 	struct cma_device *dev;
+
+	cma_res_del(&priv->row);
 
 	mutex_lock(&cma.lock);
 	dev = priv->dev;

@@ -34,6 +34,8 @@
  * @dev: the device, referenced: its removal waits for the entry to go
  * @ib: the IB CM listener; NULL until the planner made it (cma.lock)
  * @service_id: the service ID it listens for
+ * @row: for a listener on no device, its row in resource tracking on
+ *	 @dev, listed once @ib is in place (row.priv is NULL otherwise)
  */
 struct cma_listen {
 	struct list_head	node;
@@ -41,6 +43,7 @@ struct cma_listen {
 	struct cma_device	*dev;
 	struct ib_cm_id		*ib;
 	__be64			service_id;
+	struct cma_row		row;
 };
 
 /* Can @dev take an IB CM listener: does one of its ports speak the IB CM? */
@@ -67,14 +70,18 @@ static int cma_listen_plan(struct cma_id_priv *priv, struct cma_device *dev,
 	cma_device_get(dev);
 	l->dev = dev;
 	l->service_id = rdma_get_service_id(&priv->id, cma_src_addr(priv));
+	if (!priv->dev)
+		cma_res_init_row(&l->row, priv, true, &priv->row, NULL);
 	list_add_tail(&l->node, &priv->listens);
 	list_add_tail(&l->todo, todo);
 	return 0;
 }
 
-/* An entry off its listener: its IB CM listener (if any) and itself go. */
+/* An entry off its listener: its row, IB CM listener (if any) and itself go. */
 static void cma_listen_free(struct cma_listen *l)
 {
+	if (l->row.priv)
+		cma_res_del(&l->row);
 	if (l->ib)
 		ib_destroy_cm_id(l->ib);
 	cma_device_put(l->dev);
@@ -93,6 +100,8 @@ static int cma_listen_settle(struct cma_listen *l, struct ib_cm_id *ib)
 	linked = !list_empty(&l->node);
 	if (linked && !IS_ERR(ib)) {
 		l->ib = ib;
+		if (l->row.priv)
+			cma_res_add(&l->row, l->dev->device);
 		mutex_unlock(&cma.lock);
 		return 0;
 	}

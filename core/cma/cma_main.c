@@ -27,7 +27,9 @@ static void cma_wq_exit(void)
 /*
  * The parts of the module, brought up in order and down in reverse: the
  * port spaces before any device can bind an id, the workqueue before any
- * id can defer an input, the ib_client last.
+ * id can defer an input, resource tracking's reader before any id can
+ * get a device (and after the last lost its), the ib_client, then
+ * configfs, whose directories name the ib_client's devices.
  */
 static const struct cma_part {
 	const char *name;
@@ -36,7 +38,9 @@ static const struct cma_part {
 } cma_parts[] = {
 	{ "port spaces", cma_pernet_init, cma_pernet_exit },
 	{ "workqueue", cma_wq_init, cma_wq_exit },
+	{ "restrack", cma_res_init, cma_res_exit },
 	{ "ib_client", cma_device_init, cma_device_exit },
+	{ "configfs", cma_configfs_init, cma_configfs_exit },
 };
 
 static int __init rdma_cm_init(void)

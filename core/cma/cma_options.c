@@ -233,14 +233,14 @@ EXPORT_SYMBOL(rdma_iw_cm_id);
  * rdma_res_to_id() - The rdma_cm id of a resource tracking entry
  * @res: an entry of type RDMA_RESTRACK_CM_ID
  *
- * rdma_cm does not add its ids to restrack yet; the entry is there so
- * that this mapping already holds.
+ * The row of a listener on a wildcard address on one device (6.1 shows
+ * an internal id of the listener's there) gives the listener itself.
  *
- * Context: any.
- * Return: the id holding @res.
+ * Context: any; @res held or known to be listed.
+ * Return: the id @res shows.
  */
 struct rdma_cm_id *rdma_res_to_id(struct rdma_restrack_entry *res)
 {
-	return &container_of(res, struct cma_id_priv, res)->id;
+	return &container_of(res, struct cma_row, res)->priv->id;
 }
 EXPORT_SYMBOL(rdma_res_to_id);

@@ -301,7 +301,8 @@ static int cma_req_new_id(struct cma_id_priv *listener, struct cma_req *req)
 		return -ECONNABORTED;
 	}
 	priv = cma_id_alloc(cma_id_net(listener), listener->id.event_handler,
-			    listener->id.context, listener->id.ps, p->qp_type);
+			    listener->id.context, listener->id.ps, p->qp_type,
+			    &listener->row, NULL);
 	if (IS_ERR(priv)) {
 		mutex_unlock(&listener->handler_mutex);
 		return PTR_ERR(priv);

@@ -542,6 +542,7 @@ static const struct rdma_nl_cbs nldev_cmds[RDMA_NLDEV_NUM_OPS] = {
 	[RDMA_NLDEV_CMD_RES_CQ_GET] = { .dump = nldev_res_cq_dumpit },
 	[RDMA_NLDEV_CMD_RES_MR_GET] = { .dump = nldev_res_mr_dumpit },
 	[RDMA_NLDEV_CMD_RES_PD_GET] = { .dump = nldev_res_pd_dumpit },
+	[RDMA_NLDEV_CMD_RES_CM_ID_GET] = { .dump = nldev_res_cm_id_dumpit },
 	[RDMA_NLDEV_CMD_STAT_GET] = { .doit = nldev_stat_get_doit },
 };
 

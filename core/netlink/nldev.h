@@ -102,6 +102,7 @@ int nldev_res_qp_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int nldev_res_cq_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int nldev_res_mr_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int nldev_res_pd_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+int nldev_res_cm_id_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 
 /* core/netlink/nldev_stat.c: the default hardware counters of a port. */
 int nldev_stat_port_fill(struct sk_buff *msg, struct nldev_req *req);

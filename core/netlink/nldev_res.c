@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* nldev resource commands: per-device summaries (RES_GET) and QP/CQ/MR/PD dumps. */
+/* nldev resource commands: per-device summaries (RES_GET) and QP/CQ/MR/PD/CM id dumps. */
 
 #include <kunit/visibility.h>
 #include <linux/pid.h>
@@ -270,6 +270,48 @@ static int nldev_pd_fill(struct sk_buff *msg, struct rdma_restrack_entry *res,
 	return nldev_res_put_owner(msg, res);
 }
 
+/* An address of a CM id as 6.1 puts it: the whole sockaddr_storage. */
+static int nldev_cm_id_put_addr(struct sk_buff *msg, int type,
+				const struct sockaddr_storage *addr)
+{
+	if (!addr || !addr->ss_family)
+		return 0;
+	return nla_put(msg, type, sizeof(*addr), addr);
+}
+
+/*
+ * An rdma_cm id, as rdma_cm's reader describes it (restrack.h): the QP
+ * number and type only once the id has a QP, the addresses once they
+ * have a family. -EAGAIN: not on the port the request asked about.
+ */
+static int nldev_cm_id_fill(struct sk_buff *msg,
+			    struct rdma_restrack_entry *res,
+			    const struct nldev_req *req)
+{
+	struct rdma_restrack_cm_id_info info;
+
+	if (!rdma_restrack_cm_id_read(res, &info) ||
+	    (req->port && req->port != info.port))
+		return -EAGAIN;
+	if (info.port &&
+	    nla_put_u32(msg, RDMA_NLDEV_ATTR_PORT_INDEX, info.port))
+		return -EMSGSIZE;
+	if (info.qp_num &&
+	    (nla_put_u32(msg, RDMA_NLDEV_ATTR_RES_LQPN, info.qp_num) ||
+	     nla_put_u8(msg, RDMA_NLDEV_ATTR_RES_TYPE, info.qp_type)))
+		return -EMSGSIZE;
+	if (nla_put_u32(msg, RDMA_NLDEV_ATTR_RES_PS, info.ps) ||
+	    nla_put_u8(msg, RDMA_NLDEV_ATTR_RES_STATE, info.state) ||
+	    nldev_cm_id_put_addr(msg, RDMA_NLDEV_ATTR_RES_SRC_ADDR, info.src) ||
+	    nldev_cm_id_put_addr(msg, RDMA_NLDEV_ATTR_RES_DST_ADDR, info.dst) ||
+	    nla_put_u32(msg, RDMA_NLDEV_ATTR_RES_CM_IDN, res->id) ||
+	    nldev_res_put_owner(msg, res))
+		return -EMSGSIZE;
+	if (!info.device->ops.fill_res_cm_id_entry)
+		return 0;
+	return info.device->ops.fill_res_cm_id_entry(msg, info.id);
+}
+
 /* ---- Dumps of one kind --------------------------------------------------- */
 
 /**
@@ -296,6 +338,10 @@ static const struct nldev_res_kind nldev_res_kinds[RDMA_RESTRACK_MAX] = {
 			       RDMA_NLDEV_ATTR_RES_MR_ENTRY, nldev_mr_fill },
 	[RDMA_RESTRACK_PD] = { RDMA_NLDEV_CMD_RES_PD_GET, RDMA_NLDEV_ATTR_RES_PD,
 			       RDMA_NLDEV_ATTR_RES_PD_ENTRY, nldev_pd_fill },
+	[RDMA_RESTRACK_CM_ID] = { RDMA_NLDEV_CMD_RES_CM_ID_GET,
+				  RDMA_NLDEV_ATTR_RES_CM_ID,
+				  RDMA_NLDEV_ATTR_RES_CM_ID_ENTRY,
+				  nldev_cm_id_fill },
 };
 
 static int nldev_res_entry(struct sk_buff *skb, const struct nldev_res_kind *k,
@@ -417,4 +463,9 @@ int nldev_res_mr_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 int nldev_res_pd_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	return nldev_res_dump(skb, cb, RDMA_RESTRACK_PD);
+}
+
+int nldev_res_cm_id_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return nldev_res_dump(skb, cb, RDMA_RESTRACK_CM_ID);
 }

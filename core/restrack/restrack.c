@@ -60,9 +60,9 @@ static int restrack_insert_counter(struct rdma_restrack_root *root,
 	.dev_off = offsetof(obj_type, device)
 
 /*
- * Indexed by enum rdma_restrack_type. CM IDs live inside the CM's private
- * struct rdma_id_private, which this file cannot see until the CM exists:
- * their row gets its offsets then.
+ * Indexed by enum rdma_restrack_type. CM ids live inside rdma_cm's private
+ * structures, which this file cannot see: rdma_cm's reader finds their
+ * device (restrack_cm_id_dev()).
  */
 static const struct restrack_kind restrack_kinds[RDMA_RESTRACK_MAX] = {
 	[RDMA_RESTRACK_PD]	= { "PD", RESTRACK_OBJ(struct ib_pd) },
@@ -85,12 +85,72 @@ static const struct restrack_kind *restrack_kind_of(enum rdma_restrack_type type
 	return &restrack_kinds[type];
 }
 
+/* ---- rdma_cm's ids -------------------------------------------------------- */
+
+/* rdma_cm's reader of its entries; NULL while rdma_cm is not loaded. */
+static rdma_restrack_cm_id_reader restrack_cm_id_reader;
+
+/**
+ * rdma_restrack_cm_id_register() - rdma_cm tells restrack how to read its ids
+ * @reader: fills a struct rdma_restrack_cm_id_info for an entry of type
+ *	    RDMA_RESTRACK_CM_ID; must not sleep, may be called from any
+ *	    context while the entry is held or being added or deleted
+ *
+ * Called by rdma_cm before any of its ids can get a device, undone by
+ * rdma_restrack_cm_id_unregister() once none has one any more.
+ *
+ * Context: any.
+ */
+void rdma_restrack_cm_id_register(rdma_restrack_cm_id_reader reader)
+{
+	WARN_ON(READ_ONCE(restrack_cm_id_reader));
+	WRITE_ONCE(restrack_cm_id_reader, reader);
+}
+EXPORT_SYMBOL(rdma_restrack_cm_id_register);
+
+/**
+ * rdma_restrack_cm_id_unregister() - rdma_cm is going away
+ *
+ * Context: any; no entry of type RDMA_RESTRACK_CM_ID may exist.
+ */
+void rdma_restrack_cm_id_unregister(void)
+{
+	WRITE_ONCE(restrack_cm_id_reader, NULL);
+}
+EXPORT_SYMBOL(rdma_restrack_cm_id_unregister);
+
+/*
+ * Fill @info for @res, a CM id's entry. Return: false when no reader is
+ * registered (an entry cannot exist then: a bug elsewhere).
+ */
+bool rdma_restrack_cm_id_read(const struct rdma_restrack_entry *res,
+			      struct rdma_restrack_cm_id_info *info)
+{
+	rdma_restrack_cm_id_reader reader = READ_ONCE(restrack_cm_id_reader);
+
+	memset(info, 0, sizeof(*info));
+	if (WARN_ON_ONCE(!reader || res->type != RDMA_RESTRACK_CM_ID))
+		return false;
+	reader(res, info);
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(rdma_restrack_cm_id_read);
+
+static struct ib_device *restrack_cm_id_dev(const struct rdma_restrack_entry *res)
+{
+	struct rdma_restrack_cm_id_info info;
+
+	return rdma_restrack_cm_id_read(res, &info) ? info.device : NULL;
+}
+
 /* The device of the object @res is embedded in, or NULL if unknown. */
 static struct ib_device *restrack_dev(const struct rdma_restrack_entry *res)
 {
 	const struct restrack_kind *kind = restrack_kind_of(res->type);
 	const void *obj;
 
+	if (res->type == RDMA_RESTRACK_CM_ID)
+		return restrack_cm_id_dev(res);
 	if (!kind || !kind->located)
 		return NULL;
 	obj = (const void *)res - kind->res_off;

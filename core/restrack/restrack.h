@@ -3,6 +3,7 @@
 #ifndef RDMAOOT_CORE_RESTRACK_RESTRACK_H
 #define RDMAOOT_CORE_RESTRACK_RESTRACK_H
 
+#include <linux/socket.h>
 #include <linux/xarray.h>
 #include <rdma/restrack.h>
 
@@ -52,5 +53,48 @@ void rdma_restrack_sync(struct rdma_restrack_entry *res);
  */
 int rdma_restrack_describe(const struct rdma_restrack_entry *res, char *buf,
 			   size_t len);
+
+/*
+ * rdma_cm's ids (RDMA_RESTRACK_CM_ID) are tracked here, but their entries
+ * sit in rdma_cm's private structures, which ib_core cannot see and must
+ * not depend on. rdma_cm hands in a reader for them while it is loaded:
+ * restrack asks it for an entry's device, nldev for what to list. An
+ * entry exists only while rdma_cm is loaded, and a reader is called only
+ * on an entry that is being added, deleted or held, so it is always there.
+ */
+
+struct rdma_cm_id;
+
+/**
+ * struct rdma_restrack_cm_id_info - one rdma_cm id as nldev lists it
+ * @id: the rdma_cm_id, for the driver's fill_res_cm_id_entry()
+ * @device: the device the entry is listed on
+ * @port: the id's port, 0 for none
+ * @qp_num: the number of the id's QP, 0 for none
+ * @qp_type: the QP type the id connects
+ * @ps: its port space (enum rdma_ucm_port_space)
+ * @state: its state, in rdma_cm's numbering (enum rdma_cm_state)
+ * @src: its source address, or NULL to leave it out
+ * @dst: its destination address, or NULL to leave it out
+ */
+struct rdma_restrack_cm_id_info {
+	struct rdma_cm_id		*id;
+	struct ib_device		*device;
+	u32				port;
+	u32				qp_num;
+	u8				qp_type;
+	u32				ps;
+	u8				state;
+	const struct sockaddr_storage	*src;
+	const struct sockaddr_storage	*dst;
+};
+
+typedef void (*rdma_restrack_cm_id_reader)(const struct rdma_restrack_entry *res,
+					   struct rdma_restrack_cm_id_info *info);
+
+void rdma_restrack_cm_id_register(rdma_restrack_cm_id_reader reader);
+void rdma_restrack_cm_id_unregister(void);
+bool rdma_restrack_cm_id_read(const struct rdma_restrack_entry *res,
+			      struct rdma_restrack_cm_id_info *info);
 
 #endif /* RDMAOOT_CORE_RESTRACK_RESTRACK_H */

@@ -18,4 +18,14 @@
 #define CONFIG_INFINIBAND_VIRT_DMA 1
 #endif
 
+/*
+ * rdma_cm's configfs tree exists wherever configfs does: out of tree we
+ * are modules, so a modular configfs will do (core/Kbuild decides the
+ * same from CONFIG_CONFIGFS_FS).
+ */
+#if !defined(CONFIG_INFINIBAND_ADDR_TRANS_CONFIGFS) && \
+	(defined(CONFIG_CONFIGFS_FS) || defined(CONFIG_CONFIGFS_FS_MODULE))
+#define CONFIG_INFINIBAND_ADDR_TRANS_CONFIGFS 1
+#endif
+
 #endif /* RDMAOOT_KCONFIG_H */

@@ -143,13 +143,11 @@ static inline bool cma_fix_device_match(struct kunit *test,
 	return res->data == mdev;
 }
 
-/* A mock device: port 1 IB, port 2 RoCE (v1); rdma_cm's client is on it. */
-static inline struct mock_ibdev *cma_fix_device(struct kunit *test)
+/* A mock device as @cfg says; rdma_cm's client is on it. */
+static inline struct mock_ibdev *
+cma_fix_device_cfg(struct kunit *test, const struct mock_ibdev_cfg *cfg)
 {
-	const struct mock_ibdev_cfg cfg = {
-		.nports = 2, .roce_port = CMA_FIX_ROCE_PORT,
-	};
-	struct mock_ibdev *mdev = mock_ibdev_create(&cfg);
+	struct mock_ibdev *mdev = mock_ibdev_create(cfg);
 
 	KUNIT_ASSERT_NOT_NULL(test, mdev);
 	if (!kunit_alloc_resource(test, cma_fix_device_init,
@@ -159,6 +157,26 @@ static inline struct mock_ibdev *cma_fix_device(struct kunit *test)
 	}
 	KUNIT_ASSERT_NOT_NULL(test, cma_device_of(&mdev->ibdev));
 	return mdev;
+}
+
+/* A mock device: port 1 IB, port 2 RoCE (v1); rdma_cm's client is on it. */
+static inline struct mock_ibdev *cma_fix_device(struct kunit *test)
+{
+	const struct mock_ibdev_cfg cfg = {
+		.nports = 2, .roce_port = CMA_FIX_ROCE_PORT,
+	};
+
+	return cma_fix_device_cfg(test, &cfg);
+}
+
+/* The same with a RoCE port of v1 and v2 (as NICs have; rxe has v2 only). */
+static inline struct mock_ibdev *cma_fix_device_v2(struct kunit *test)
+{
+	const struct mock_ibdev_cfg cfg = {
+		.nports = 2, .roce_port = CMA_FIX_ROCE_PORT, .roce_v2 = true,
+	};
+
+	return cma_fix_device_cfg(test, &cfg);
 }
 
 /*

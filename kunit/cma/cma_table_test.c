@@ -445,7 +445,7 @@ static void cma_api_misc_test(struct kunit *test)
 	rdma_read_gids(&priv->id, NULL, NULL);
 
 	KUNIT_EXPECT_PTR_EQ(test, rdma_iw_cm_id(&priv->id), NULL);
-	KUNIT_EXPECT_PTR_EQ(test, rdma_res_to_id(&priv->res), &priv->id);
+	KUNIT_EXPECT_PTR_EQ(test, rdma_res_to_id(&priv->row.res), &priv->id);
 	rdma_destroy_id(&priv->id);
 }
 

@@ -103,6 +103,8 @@ static int mock_get_port_immutable(struct ib_device *ibdev, u32 port,
 	immutable->core_cap_flags = port == mdev->cfg.roce_port ?
 				    RDMA_CORE_PORT_IBA_ROCE :
 				    RDMA_CORE_PORT_IBA_IB;
+	if (port == mdev->cfg.roce_port && mdev->cfg.roce_v2)
+		immutable->core_cap_flags |= RDMA_CORE_CAP_PROT_ROCE_UDP_ENCAP;
 	if (!mdev->cfg.mad) {
 		immutable->core_cap_flags &= ~(RDMA_CORE_CAP_IB_MAD |
 					       RDMA_CORE_CAP_IB_SMI);

@@ -29,6 +29,7 @@ struct mock_ibdev;
  *		       of ib_register_device(); may be NULL
  * @priv: for the test's callbacks
  * @roce_port: this port is RoCE (Ethernet link layer); 0 for none
+ * @roce_v2: @roce_port speaks RoCE v2 as well as v1 (both GID types)
  * @driver_drain: give the device drain_sq/drain_rq ops of its own
  * @mad: the ports speak MADs, so the MAD layer opens its special QPs on
  *	 them (QP0 and QP1 on InfiniBand ports, QP1 on the RoCE port);
@@ -48,6 +49,7 @@ struct mock_ibdev_cfg {
 	void (*on_port_immutable)(struct mock_ibdev *mdev, u32 port);
 	void *priv;
 	u32 roce_port;
+	bool roce_v2;
 	bool driver_drain;
 	bool mad;
 	bool iwarp;
