@@ -171,6 +171,7 @@ static const char *const state_names[CM_STATES] = {
 static struct {
 	int sent, last_kind, ret;
 	struct cm_out last;
+	bool reply_irqs_off;	/* the last reply went with IRQs off */
 } wire;
 
 static int fake_send(struct cm_id_priv *priv, struct cm_out *out)
@@ -185,6 +186,7 @@ static int fake_send(struct cm_id_priv *priv, struct cm_out *out)
 
 static int fake_reply(const struct cm_in *in, struct cm_out *out)
 {
+	wire.reply_irqs_off = irqs_disabled();
 	return fake_send(NULL, out);
 }
 
@@ -813,6 +815,40 @@ static void cm_recv_counters_test(struct kunit *test)
 	ib_destroy_cm_id(listen);
 }
 
+/*
+ * An answer to a received message goes once the id's lock is released:
+ * on RoCE its address handle resolves the sender's MAC, which sleeps (a
+ * repeated RTU under the lock was "scheduling while atomic" in tests/083).
+ * Here the MRA a delayed MRA owes a repeated REQ.
+ */
+static void cm_recv_reply_unlocked_test(struct kunit *test)
+{
+	struct events ev = { .last = NONE };
+	struct cm_msg_req req = { .local_comm_id = 0x277, .service_id = 0x4444,
+				  .local_qpn = 0x299, .local_ca_guid = 0x255 };
+	struct ib_cm_id *listen;
+
+	listen = ib_create_cm_id(&fake_dev, record_event, &ev);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(listen));
+	KUNIT_ASSERT_EQ(test, ib_cm_listen(listen, cpu_to_be64(0x4444)), 0);
+	KUNIT_EXPECT_EQ(test, cm_recv_mad(&fake_port, cm_mad(test, CM_MSG_REQ, &req)), 0);
+	flush_workqueue(cm.wq);
+	KUNIT_ASSERT_NOT_NULL(test, ev.new_id);
+	KUNIT_EXPECT_EQ(test, ib_send_cm_mra(ev.new_id, 24 | IB_CM_MRA_FLAG_DELAY,
+					     NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, wire.sent, 0);
+
+	wire.reply_irqs_off = true;
+	KUNIT_EXPECT_EQ(test, cm_recv_mad(&fake_port, cm_mad(test, CM_MSG_REQ, &req)), 0);
+	KUNIT_EXPECT_EQ(test, wire.sent, 1);
+	KUNIT_EXPECT_EQ(test, wire.last_kind, (int)CM_MSG_MRA);
+	KUNIT_EXPECT_FALSE(test, wire.reply_irqs_off);
+	expect_count(test, CM_COUNT_RX_DUP, CM_MSG_REQ, 1);
+
+	ib_destroy_cm_id(ev.new_id);
+	ib_destroy_cm_id(listen);
+}
+
 static struct kunit_case cm_table_cases[] = {
 	KUNIT_CASE(cm_table_shape_test),
 	KUNIT_CASE_PARAM(cm_table_cell_test, cell_gen),
@@ -839,6 +875,7 @@ static struct kunit_case cm_recv_cases[] = {
 	KUNIT_CASE(cm_recv_listen_req_test),
 	KUNIT_CASE(cm_recv_roce_sgid_attr_test),
 	KUNIT_CASE(cm_recv_counters_test),
+	KUNIT_CASE(cm_recv_reply_unlocked_test),
 	{}
 };
 
