@@ -392,6 +392,8 @@ struct cm_out {
  * @ari_len: its length
  * @send_buf: the timed out message (CM_IN_TIMEOUT)
  * @listener: the listener a new id's REQ or SIDR REQ matched
+ * @reply: where a handler's answer to the message waits until the id's
+ *	   lock is released (cm_reply()); NULL: it goes at once
  */
 struct cm_in {
 	enum cm_input			input;
@@ -407,6 +409,20 @@ struct cm_in {
 	u8				ari_len;
 	struct ib_mad_send_buf		*send_buf;
 	struct cm_id_priv		*listener;
+	struct cm_reply			*reply;
+};
+
+/*
+ * struct cm_reply - an answer formatted under an id's lock, sent after it:
+ * its address handle comes from the received completion, which on RoCE
+ * resolves the sender's MAC and may sleep (6.1 makes it before taking
+ * the lock)
+ * @pending: @out is to be sent
+ * @out: the answer
+ */
+struct cm_reply {
+	bool		pending;
+	struct cm_out	out;
 };
 
 /*
@@ -432,7 +448,8 @@ void cm_wire_send_handler(struct ib_mad_agent *agent,
 			  struct ib_mad_send_wc *wc);
 
 /*
- * Send @out to @priv's peer; answer the message of @in. Each message is
+ * Send @out to @priv's peer; answer the message of @in (from the table:
+ * once the id's lock is released, through @in->reply). Each message is
  * counted on its port when the MAD layer is done with it.
  */
 int cm_send(struct cm_id_priv *priv, struct cm_out *out);

@@ -31,11 +31,22 @@ static void cm_recv_drop(enum cm_drop_reason reason, const struct cm_in *in,
 	pr_debug("%s dropped: %s\n", cm_input_name(in->input), why);
 }
 
-static int cm_recv_feed(struct cm_id_priv *priv, const struct cm_in *in)
+/*
+ * Feed @in to @priv, whose reference this takes. An answer a handler made
+ * (a repeated RTU, MRA or DREP, a REJ) goes once the id's lock is
+ * released: its address handle may sleep to resolve the sender's MAC.
+ */
+static int cm_recv_feed(struct cm_id_priv *priv, struct cm_in *in)
 {
-	int ret = cm_table_feed(priv, in);
+	struct cm_reply reply = {};
+	int ret;
 
+	in->reply = &reply;
+	ret = cm_table_feed(priv, in);
+	in->reply = NULL;
 	cm_id_put(priv);
+	if (reply.pending)
+		cm_wire->reply(in, &reply.out);
 	return ret;
 }
 

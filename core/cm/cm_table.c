@@ -83,6 +83,7 @@ static const struct cm_cell cm_table[CM_STATES][CM_INPUTS] = {
 		[CM_IN_DESTROY]		= CELL(destroy_rej, IDLE),
 	},
 	[REP_SENT] = {
+		[CM_IN_REQ]		= STAY(req_dup),
 		[CM_IN_RTU]		= CELL(rtu, ESTABLISHED),
 		[CM_IN_MRA]		= CELL(mra, MRA_REP_RCVD),
 		[CM_IN_REJ]		= CELL(rej, TIMEWAIT),
@@ -94,6 +95,7 @@ static const struct cm_cell cm_table[CM_STATES][CM_INPUTS] = {
 		[CM_IN_DESTROY]		= CELL(destroy_rep_sent, IDLE),
 	},
 	[MRA_REP_RCVD] = {
+		[CM_IN_REQ]		= STAY(req_dup),
 		[CM_IN_RTU]		= CELL(rtu, ESTABLISHED),
 		[CM_IN_MRA]		= STAY(dup),
 		[CM_IN_REJ]		= CELL(rej, TIMEWAIT),
@@ -105,6 +107,7 @@ static const struct cm_cell cm_table[CM_STATES][CM_INPUTS] = {
 		[CM_IN_DESTROY]		= CELL(destroy_rep_sent, IDLE),
 	},
 	[REP_RCVD] = {
+		[CM_IN_REQ]		= STAY(req_dup),
 		[CM_IN_REP]		= STAY(rep_dup),
 		[CM_IN_SEND_RTU]	= CELL(send_rtu, ESTABLISHED),
 		[CM_IN_SEND_MRA]	= CELL(send_mra, MRA_REP_SENT),
@@ -114,6 +117,7 @@ static const struct cm_cell cm_table[CM_STATES][CM_INPUTS] = {
 		[CM_IN_DESTROY]		= CELL(destroy_rej, IDLE),
 	},
 	[MRA_REP_SENT] = {
+		[CM_IN_REQ]		= STAY(req_dup),
 		[CM_IN_REP]		= STAY(rep_dup_mra),
 		[CM_IN_SEND_RTU]	= CELL(send_rtu, ESTABLISHED),
 		[CM_IN_SEND_REJ]	= CELL(send_rej, IDLE),
@@ -122,6 +126,7 @@ static const struct cm_cell cm_table[CM_STATES][CM_INPUTS] = {
 		[CM_IN_DESTROY]		= CELL(destroy_rej, IDLE),
 	},
 	[ESTABLISHED] = {
+		[CM_IN_REQ]		= STAY(req_dup),
 		[CM_IN_REP]		= STAY(rep_dup_rtu),
 		[CM_IN_RTU]		= STAY(dup),
 		[CM_IN_DREQ]		= CELL(dreq, DREQ_RCVD),
@@ -132,6 +137,9 @@ static const struct cm_cell cm_table[CM_STATES][CM_INPUTS] = {
 		[CM_IN_DESTROY]		= CELL(destroy_established, IDLE),
 	},
 	[DREQ_SENT] = {
+		[CM_IN_REQ]		= STAY(req_dup),
+		[CM_IN_REP]		= STAY(rep_dup),
+		[CM_IN_RTU]		= STAY(dup),
 		[CM_IN_DREP]		= CELL(drep, TIMEWAIT),
 		[CM_IN_DREQ]		= CELL(dreq, DREQ_RCVD),
 		[CM_IN_REJ]		= CELL(rej, TIMEWAIT),
@@ -140,6 +148,9 @@ static const struct cm_cell cm_table[CM_STATES][CM_INPUTS] = {
 		[CM_IN_DESTROY]		= CELL(destroy_dreq_sent, IDLE),
 	},
 	[DREQ_RCVD] = {
+		[CM_IN_REQ]		= STAY(req_dup),
+		[CM_IN_REP]		= STAY(rep_dup),
+		[CM_IN_RTU]		= STAY(dup),
 		[CM_IN_DREQ]		= STAY(dup),
 		[CM_IN_DREP]		= CELL(drep, TIMEWAIT),
 		[CM_IN_SEND_DREP]	= CELL(send_drep, TIMEWAIT),
@@ -147,6 +158,8 @@ static const struct cm_cell cm_table[CM_STATES][CM_INPUTS] = {
 	},
 	[TIMEWAIT] = {
 		[CM_IN_REQ]		= STAY(req_dup_stale),
+		[CM_IN_REP]		= STAY(rep_dup),
+		[CM_IN_RTU]		= STAY(dup),
 		[CM_IN_DREQ]		= STAY(dreq_dup_drep),
 		[CM_IN_TIMEWAIT_EXIT]	= CELL(timewait_exit, IDLE),
 		[CM_IN_DESTROY]		= CELL(destroy_idle, IDLE),

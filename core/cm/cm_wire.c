@@ -238,7 +238,13 @@ int cm_send(struct cm_id_priv *priv, struct cm_out *out)
 
 int cm_reply(const struct cm_in *in, struct cm_out *out)
 {
-	return cm_wire->reply(in, out);
+	if (!in->reply)
+		return cm_wire->reply(in, out);
+	if (in->reply->pending)
+		return -EBUSY;
+	in->reply->out = *out;
+	in->reply->pending = true;
+	return 0;
 }
 
 void cm_cancel(struct cm_id_priv *priv)

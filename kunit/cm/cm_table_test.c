@@ -75,6 +75,7 @@ static const struct cm_expect cm_expects[] = {
 	X(MRA_REQ_SENT, REJ_STALE, TIMEWAIT, NONE, E(REJ_RECEIVED)),
 	X(MRA_REQ_SENT, DESTROY, IDLE, M(REJ), NONE),
 
+	DUP(REP_SENT, REQ, NONE),
 	X(REP_SENT, RTU, ESTABLISHED, NONE, E(RTU_RECEIVED)),
 	X(REP_SENT, MRA, MRA_REP_RCVD, NONE, E(MRA_RECEIVED)),
 	X(REP_SENT, REJ, TIMEWAIT, NONE, E(REJ_RECEIVED)),
@@ -85,6 +86,7 @@ static const struct cm_expect cm_expects[] = {
 	X(REP_SENT, TIMEOUT, IDLE, NONE, E(REP_ERROR)),
 	X(REP_SENT, DESTROY, IDLE, M(REJ), NONE),
 
+	DUP(MRA_REP_RCVD, REQ, NONE),
 	X(MRA_REP_RCVD, RTU, ESTABLISHED, NONE, E(RTU_RECEIVED)),
 	DUP(MRA_REP_RCVD, MRA, NONE),
 	X(MRA_REP_RCVD, REJ, TIMEWAIT, NONE, E(REJ_RECEIVED)),
@@ -95,6 +97,7 @@ static const struct cm_expect cm_expects[] = {
 	X(MRA_REP_RCVD, TIMEOUT, IDLE, NONE, E(REP_ERROR)),
 	X(MRA_REP_RCVD, DESTROY, IDLE, M(REJ), NONE),
 
+	DUP(REP_RCVD, REQ, NONE),
 	DUP(REP_RCVD, REP, NONE),
 	X(REP_RCVD, SEND_RTU, ESTABLISHED, M(RTU), NONE),
 	X(REP_RCVD, SEND_MRA, MRA_REP_SENT, M(MRA), NONE),
@@ -103,6 +106,7 @@ static const struct cm_expect cm_expects[] = {
 	X(REP_RCVD, REJ_STALE, TIMEWAIT, NONE, E(REJ_RECEIVED)),
 	X(REP_RCVD, DESTROY, IDLE, M(REJ), NONE),
 
+	DUP(MRA_REP_SENT, REQ, NONE),
 	DUP(MRA_REP_SENT, REP, M(MRA)),
 	X(MRA_REP_SENT, SEND_RTU, ESTABLISHED, M(RTU), NONE),
 	X(MRA_REP_SENT, SEND_REJ, IDLE, M(REJ), NONE),
@@ -110,6 +114,7 @@ static const struct cm_expect cm_expects[] = {
 	X(MRA_REP_SENT, REJ_STALE, TIMEWAIT, NONE, E(REJ_RECEIVED)),
 	X(MRA_REP_SENT, DESTROY, IDLE, M(REJ), NONE),
 
+	DUP(ESTABLISHED, REQ, NONE),
 	DUP(ESTABLISHED, REP, M(RTU)),
 	DUP(ESTABLISHED, RTU, NONE),
 	X(ESTABLISHED, DREQ, DREQ_RCVD, NONE, E(DREQ_RECEIVED)),
@@ -120,6 +125,9 @@ static const struct cm_expect cm_expects[] = {
 	  false, -EISCONN },
 	X(ESTABLISHED, DESTROY, IDLE, M(DREQ), NONE),
 
+	DUP(DREQ_SENT, REQ, NONE),
+	DUP(DREQ_SENT, REP, NONE),
+	DUP(DREQ_SENT, RTU, NONE),
 	X(DREQ_SENT, DREP, TIMEWAIT, NONE, E(DREP_RECEIVED)),
 	X(DREQ_SENT, DREQ, DREQ_RCVD, NONE, E(DREQ_RECEIVED)),
 	X(DREQ_SENT, REJ, TIMEWAIT, NONE, E(REJ_RECEIVED)),
@@ -127,12 +135,17 @@ static const struct cm_expect cm_expects[] = {
 	X(DREQ_SENT, TIMEOUT, TIMEWAIT, NONE, E(DREQ_ERROR)),
 	X(DREQ_SENT, DESTROY, IDLE, NONE, NONE),
 
+	DUP(DREQ_RCVD, REQ, NONE),
+	DUP(DREQ_RCVD, REP, NONE),
+	DUP(DREQ_RCVD, RTU, NONE),
 	DUP(DREQ_RCVD, DREQ, NONE),
 	X(DREQ_RCVD, DREP, TIMEWAIT, NONE, E(DREP_RECEIVED)),
 	X(DREQ_RCVD, SEND_DREP, TIMEWAIT, M(DREP), NONE),
 	X(DREQ_RCVD, DESTROY, IDLE, M(DREP), NONE),
 
 	DUP(TIMEWAIT, REQ, M(REJ)),
+	DUP(TIMEWAIT, REP, NONE),
+	DUP(TIMEWAIT, RTU, NONE),
 	DUP(TIMEWAIT, DREQ, M(DREP)),
 	X(TIMEWAIT, TIMEWAIT_EXIT, IDLE, NONE, E(TIMEWAIT_EXIT)),
 	X(TIMEWAIT, DESTROY, IDLE, NONE, NONE),
@@ -158,6 +171,7 @@ static const char *const state_names[CM_STATES] = {
 static struct {
 	int sent, last_kind, ret;
 	struct cm_out last;
+	bool reply_irqs_off;	/* the last reply went with IRQs off */
 } wire;
 
 static int fake_send(struct cm_id_priv *priv, struct cm_out *out)
@@ -172,6 +186,7 @@ static int fake_send(struct cm_id_priv *priv, struct cm_out *out)
 
 static int fake_reply(const struct cm_in *in, struct cm_out *out)
 {
+	wire.reply_irqs_off = irqs_disabled();
 	return fake_send(NULL, out);
 }
 
@@ -800,6 +815,40 @@ static void cm_recv_counters_test(struct kunit *test)
 	ib_destroy_cm_id(listen);
 }
 
+/*
+ * An answer to a received message goes once the id's lock is released:
+ * on RoCE its address handle resolves the sender's MAC, which sleeps (a
+ * repeated RTU under the lock was "scheduling while atomic" in tests/083).
+ * Here the MRA a delayed MRA owes a repeated REQ.
+ */
+static void cm_recv_reply_unlocked_test(struct kunit *test)
+{
+	struct events ev = { .last = NONE };
+	struct cm_msg_req req = { .local_comm_id = 0x277, .service_id = 0x4444,
+				  .local_qpn = 0x299, .local_ca_guid = 0x255 };
+	struct ib_cm_id *listen;
+
+	listen = ib_create_cm_id(&fake_dev, record_event, &ev);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(listen));
+	KUNIT_ASSERT_EQ(test, ib_cm_listen(listen, cpu_to_be64(0x4444)), 0);
+	KUNIT_EXPECT_EQ(test, cm_recv_mad(&fake_port, cm_mad(test, CM_MSG_REQ, &req)), 0);
+	flush_workqueue(cm.wq);
+	KUNIT_ASSERT_NOT_NULL(test, ev.new_id);
+	KUNIT_EXPECT_EQ(test, ib_send_cm_mra(ev.new_id, 24 | IB_CM_MRA_FLAG_DELAY,
+					     NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, wire.sent, 0);
+
+	wire.reply_irqs_off = true;
+	KUNIT_EXPECT_EQ(test, cm_recv_mad(&fake_port, cm_mad(test, CM_MSG_REQ, &req)), 0);
+	KUNIT_EXPECT_EQ(test, wire.sent, 1);
+	KUNIT_EXPECT_EQ(test, wire.last_kind, (int)CM_MSG_MRA);
+	KUNIT_EXPECT_FALSE(test, wire.reply_irqs_off);
+	expect_count(test, CM_COUNT_RX_DUP, CM_MSG_REQ, 1);
+
+	ib_destroy_cm_id(ev.new_id);
+	ib_destroy_cm_id(listen);
+}
+
 static struct kunit_case cm_table_cases[] = {
 	KUNIT_CASE(cm_table_shape_test),
 	KUNIT_CASE_PARAM(cm_table_cell_test, cell_gen),
@@ -826,6 +875,7 @@ static struct kunit_case cm_recv_cases[] = {
 	KUNIT_CASE(cm_recv_listen_req_test),
 	KUNIT_CASE(cm_recv_roce_sgid_attr_test),
 	KUNIT_CASE(cm_recv_counters_test),
+	KUNIT_CASE(cm_recv_reply_unlocked_test),
 	{}
 };
 
