@@ -145,7 +145,7 @@ for kind in $order; do
 		{ echo "FAIL stage/$kind 0 see $BUILD/stage-$kind.log" >> "$HOSTRES"; continue; }
 	# Timeouts allow for the other guest or a build sharing the cores.
 	if [ "$kind" = debug ]; then
-		"$RDMAOOT_TOP/scripts/qemu-run.sh" debug "$BUILD/debug/modroot" "$BUILD/out-debug" check 3600 &
+		"$RDMAOOT_TOP/scripts/qemu-run.sh" debug "$BUILD/debug/modroot" "$BUILD/out-debug" check 4500 &
 	else
 		stock_guests "$BUILD/stock/modroot" &
 	fi

@@ -44,8 +44,11 @@
 # About 4 minutes on the stock kernel (237 s measured, 100 of them the
 # silent peer's), 7 on the debug kernel (404 s), both on a host busy
 # with other guests; the timeouts allow for more.
+# Stock only in make check: it waits out real CM timers (about 4 minutes;
+# 404 s on the debug kernel, where it passed too), and the debug guest's
+# share of the suite is kept for what KASAN and lockdep add.
+TEST_KERNELS=stock
 TEST_TIMEOUT=720
-[ "${RDMAOOT_KIND:-stock}" = debug ] && TEST_TIMEOUT=1800
 
 . "$RDMAOOT_TOP/scripts/guest/rxe-pair.sh"
 . "$RDMAOOT_TOP/scripts/guest/cm-counters.sh"
