@@ -3,6 +3,19 @@
 
 #include "cm/cm.h"
 
+/*
+ * The GID entry of the id's address vector on RoCE (made from the SIDR
+ * REQ's work completion on the passive side, from the path on the
+ * active side); rdma_cm finds the net device and builds the peer's
+ * address vector with it. NULL on IB.
+ */
+static const struct ib_gid_attr *cm_sidr_gid_attr(const struct cm_id_priv *priv)
+{
+	if (!priv->av.valid || priv->av.ah_attr.type != RDMA_AH_ATTR_TYPE_ROCE)
+		return NULL;
+	return priv->av.ah_attr.grh.sgid_attr;
+}
+
 int cm_h_send_sidr_req(struct cm_id_priv *priv, const struct cm_in *in)
 {
 	struct cm_req_prep *prep = (struct cm_req_prep *)in->msg;
@@ -46,6 +59,7 @@ int cm_h_sidr_req_first(struct cm_id_priv *priv, const struct cm_in *in)
 	p->port = in->port ? in->port->port_num : 0;
 	p->pkey = req->pkey;
 	p->bth_pkey = req->pkey;
+	p->sgid_attr = cm_sidr_gid_attr(priv);
 	cm_event_queue(priv, item);
 	return 0;
 }
@@ -97,6 +111,7 @@ int cm_h_sidr_rep(struct cm_id_priv *priv, const struct cm_in *in)
 	p->status = rep->status;
 	p->qkey = rep->qkey;
 	p->qpn = rep->qpn;
+	p->sgid_attr = cm_sidr_gid_attr(priv);
 	p->info_len = min_t(u8, rep->info_length, IB_CM_SIDR_REP_INFO_LENGTH);
 	p->info = cm_event_info(item);
 	memcpy(p->info, rep->info, p->info_len);
