@@ -50,8 +50,9 @@
  * CM's events), cma_listen.c (rdma_listen: a listener's IB CM listeners,
  * per device), cma_req.c (a REQ a listener takes: the new id and its
  * CONNECT_REQUEST), cma_options.c (the small setters and getters),
- * cma_strings.c (event and reject names), cma_pending.c (exports not
- * built yet).
+ * cma_strings.c (event and reject names), cma_ud.c (UD ids: SIDR),
+ * cma_mcast.c (multicast groups of UD ids on RoCE), cma_neigh.c (the
+ * peer's neighbour entry changing under a RoCE route).
  *
  * Locks, outermost first: cma_id_priv.handler_mutex (event delivery and
  * destruction; a listener's before the new id's a REQ makes of it),
@@ -91,21 +92,23 @@ enum cma_input {
 	 * The owner's calls: rdma_bind_addr(), rdma_resolve_addr(),
 	 * rdma_resolve_route(), rdma_set_ib_path(), rdma_listen(),
 	 * rdma_connect*(), rdma_accept*(), rdma_reject(), rdma_disconnect(),
-	 * rdma_notify().
+	 * rdma_notify(), rdma_join_multicast().
 	 */
 	CMA_IN_BIND, CMA_IN_RESOLVE_ADDR, CMA_IN_RESOLVE_ROUTE,
 	CMA_IN_SET_IB_PATH, CMA_IN_LISTEN, CMA_IN_CONNECT, CMA_IN_ACCEPT,
-	CMA_IN_REJECT, CMA_IN_DISCONNECT, CMA_IN_NOTIFY,
+	CMA_IN_REJECT, CMA_IN_DISCONNECT, CMA_IN_NOTIFY, CMA_IN_JOIN,
 	/* Results of the queries the calls started. */
 	CMA_IN_ADDR_OK, CMA_IN_ADDR_ERR, CMA_IN_ROUTE_OK, CMA_IN_ROUTE_ERR,
 	/*
 	 * Events of the id's IB CM id, by what they mean to rdma_cm: a new id
 	 * made for a REQ a listener took; REP_RECEIVED; RTU_RECEIVED or
-	 * USER_ESTABLISHED; REJ_RECEIVED; REQ_ERROR or REP_ERROR; DREQ_RECEIVED,
-	 * DREP_RECEIVED or DREQ_ERROR; TIMEWAIT_EXIT.
+	 * USER_ESTABLISHED; REJ_RECEIVED; REQ_ERROR, REP_ERROR or
+	 * SIDR_REQ_ERROR; DREQ_RECEIVED, DREP_RECEIVED or DREQ_ERROR;
+	 * TIMEWAIT_EXIT; SIDR_REP_RECEIVED (a UD id's answer).
 	 */
 	CMA_IN_CM_REQ, CMA_IN_CM_REP, CMA_IN_CM_ESTABLISHED, CMA_IN_CM_REJ,
 	CMA_IN_CM_UNREACHABLE, CMA_IN_CM_DISCONNECT, CMA_IN_CM_TIMEWAIT_EXIT,
+	CMA_IN_CM_SIDR_REP,
 	/* The device goes away; the owner destroys the id. */
 	CMA_IN_DEVICE_REMOVAL, CMA_IN_DESTROY,
 	CMA_INPUTS,
@@ -229,7 +232,7 @@ void cma_res_exit(void);
  * struct cma_id_priv - an rdma_cm_id as rdma_cm keeps it
  * @id: what the owner sees
  * @state: enum rdma_cm_state; written by cma_table.c only, under @lock
- * @lock: protects @state, @reuseaddr, @afonly and @afonly_set
+ * @lock: protects @state, @reuseaddr, @afonly, @afonly_set and @mcasts
  * @handler_mutex: held while the owner's handler runs and while the id is
  *	destroyed: no event reaches an id being destroyed
  * @qp_mutex: protects @id.qp and the options it is built from (@tos,
@@ -251,7 +254,7 @@ void cma_res_exit(void);
  * @resolve_used: rdma_resolve_ip() was called on @id's dev_addr before
  * @gid_type: the GID type of the source GID
  * @seq_num: the starting PSN of the id's QP (24 bits)
- * @qkey: of a UD id
+ * @qkey: of a UD id, set once (cma_ud_qkey_set(), under @qp_mutex)
  * @qp_num: a user-created QP's number (no @id.qp)
  * @srq: that QP has an SRQ
  * @backlog: of a listener
@@ -269,8 +272,11 @@ void cma_res_exit(void);
  * @listens: a listener's IB CM listeners, one per device (struct
  *	cma_listen, cma.lock)
  * @listen_node: in cma.listeners while a listener on no device (cma.lock)
+ * @mcasts: the multicast groups the id joined (struct cma_mcast, @lock)
  * @row: the id's row in resource tracking, listed while it is on a
  *	device
+ * @neigh_node: in the neighbour watch while its RoCE route stands
+ *	(cma_neigh.c); @id.net_work tells the owner when the peer moved
  */
 struct cma_id_priv {
 	struct rdma_cm_id	id;
@@ -309,7 +315,9 @@ struct cma_id_priv {
 	struct rdma_ucm_ece	ece;
 	struct list_head	listens;
 	struct list_head	listen_node;
+	struct list_head	mcasts;
 	struct cma_row		row;
+	struct hlist_node	neigh_node;
 };
 
 static inline struct cma_id_priv *to_cma_id(struct rdma_cm_id *id)
@@ -360,6 +368,7 @@ extern struct workqueue_struct *cma_wq;
  * @data_len: its length
  * @arg: rdma_reject()'s reason, rdma_notify()'s event
  * @cm_event: the IB CM event of a CMA_IN_CM_* input
+ * @ctx: rdma_join_multicast()'s context
  * @req: what the REQ handler found out about a CMA_IN_CM_REQ's REQ
  */
 struct cma_in {
@@ -376,6 +385,7 @@ struct cma_in {
 	u8				data_len;
 	int				arg;
 	const struct ib_cm_event	*cm_event;
+	void				*ctx;
 	const struct cma_req		*req;
 };
 
@@ -424,6 +434,10 @@ int cma_h_cm_rej(struct cma_id_priv *priv, struct cma_in *in);
 int cma_h_cm_unreachable(struct cma_id_priv *priv, struct cma_in *in);
 int cma_h_cm_disconnect(struct cma_id_priv *priv, struct cma_in *in);
 int cma_h_cm_timewait_exit(struct cma_id_priv *priv, struct cma_in *in);
+/* cma_ud.c */
+int cma_h_cm_sidr_rep(struct cma_id_priv *priv, struct cma_in *in);
+/* cma_mcast.c */
+int cma_h_join(struct cma_id_priv *priv, struct cma_in *in);
 /* cma_listen.c */
 int cma_h_listen(struct cma_id_priv *priv, struct cma_in *in);
 /* cma_req.c */
@@ -474,6 +488,12 @@ int cma_qp_error(struct cma_id_priv *priv);
  * and sent only if the peer repeats itself (CM-UVERBS 0.3).
  */
 #define CMA_CM_MRA_SETTING	(IB_CM_MRA_FLAG_DELAY | 24)
+/*
+ * What an inbox peer expects of us (CM-UVERBS 0.3): the CM response
+ * timeout 20 (4096 ms each way) and 15 retries.
+ */
+#define CMA_CM_RESPONSE_TIMEOUT	20
+#define CMA_MAX_CM_RETRIES	15
 int cma_hdr_format(struct cma_id_priv *priv, void *buf);
 int cma_hdr_parse(const void *data, __be64 service_id,
 		  struct sockaddr_storage *src, struct sockaddr_storage *dst);
@@ -481,15 +501,43 @@ bool cma_hdr_match(struct cma_id_priv *priv, const void *data);
 void cma_conn_req_param(struct cma_id_priv *priv,
 			const struct rdma_conn_param *conn,
 			struct ib_cm_req_param *req);
+void *cma_conn_hdr_data(struct cma_id_priv *priv,
+			const struct rdma_conn_param *conn, size_t room,
+			u8 *len);
+int cma_conn_handler(struct ib_cm_id *ib, const struct ib_cm_event *ev);
 void cma_conn_adopt(struct cma_id_priv *priv, struct ib_cm_id *ib);
 int cma_conn_event(struct ib_cm_id *ib, const struct ib_cm_event *ev);
+
+/* ---- UD ids (cma_ud.c) and multicast (cma_mcast.c) ------------------------- */
+
+int cma_ud_connect(struct cma_id_priv *priv,
+		   const struct rdma_conn_param *conn);
+int cma_ud_answer(struct cma_id_priv *priv, enum ib_cm_sidr_status status,
+		  u32 qkey, const void *data, u8 len);
+int cma_ud_qkey_set(struct cma_id_priv *priv, u32 qkey);
+void cma_mcast_leave_all(struct cma_id_priv *priv);
+
+/* ---- The peers' neighbour entries (cma_neigh.c) ----------------------------- */
+
+struct neighbour;
+void cma_neigh_init_id(struct cma_id_priv *priv);
+void cma_neigh_watch(struct cma_id_priv *priv);
+void cma_neigh_unwatch(struct cma_id_priv *priv);
+int cma_neigh_update(const struct neighbour *neigh);
+int cma_neigh_init(void);
+void cma_neigh_exit(void);
 
 /* ---- The passive side (cma_listen.c, cma_req.c) ---------------------------- */
 
 /**
  * struct cma_req - a REQ as the REQ handler read it, for the new id
- * @ev: the IB CM's REQ_RECEIVED event
+ * @ev: the IB CM's REQ_RECEIVED or SIDR_REQ_RECEIVED event
  * @cm_id: the IB CM id ib_cm made for the REQ; the new id takes it over
+ * @sidr: @ev is a SIDR REQ (a UD id asks for our QP)
+ * @service_id: the service ID it is for
+ * @port: the port it came in on
+ * @qp_type: the QP type it asks for (UD for a SIDR REQ)
+ * @sgid_attr: the GID entry it came in on (RoCE), or NULL
  * @ndev: the net device of the GID entry the REQ came in on, held (RoCE);
  *	  NULL on IB
  * @src: our address: the CMA header's destination, the service ID's port
@@ -498,6 +546,11 @@ int cma_conn_event(struct ib_cm_id *ib, const struct ib_cm_event *ev);
 struct cma_req {
 	const struct ib_cm_event	*ev;
 	struct ib_cm_id			*cm_id;
+	bool				sidr;
+	__be64				service_id;
+	u32				port;
+	enum ib_qp_type			qp_type;
+	const struct ib_gid_attr	*sgid_attr;
 	struct net_device		*ndev;
 	struct sockaddr_storage		src;
 	struct sockaddr_storage		dst;

@@ -6,27 +6,32 @@
 
 #include "cma/cma.h"
 
-/*
- * What an inbox peer expects of us (CM-UVERBS 0.3): the CM response
- * timeout 20 (4096 ms each way) and 15 retries (the MRA we owe:
- * CMA_CM_MRA_SETTING in cma.h).
- */
-#define CMA_CM_RESPONSE_TIMEOUT	20
-#define CMA_MAX_CM_RETRIES	15
-
 /* The longest retry counts the REQ and REP fields hold. */
 #define CMA_MAX_RETRY		7
 
 /* ---- The active side's REQ --------------------------------------------- */
 
-/* The REQ's private data: the CMA header, then the consumer's bytes. */
-static void *cma_conn_req_data(struct cma_id_priv *priv,
-			       const struct rdma_conn_param *conn, u8 *len)
+/**
+ * cma_conn_hdr_data() - The private data of a REQ or SIDR REQ
+ * @priv: the id, its addresses known
+ * @conn: the owner's parameters
+ * @room: the message's private data size
+ * @len: out: the length of what is returned
+ *
+ * The CMA header, then the consumer's bytes.
+ *
+ * Return: the data (kfree() it), or ERR_PTR(-EINVAL) when the
+ * consumer's bytes do not fit after the header, -ENOMEM, or the error
+ * of cma_hdr_format().
+ */
+void *cma_conn_hdr_data(struct cma_id_priv *priv,
+			const struct rdma_conn_param *conn, size_t room,
+			u8 *len)
 {
 	u8 *data;
 	int ret;
 
-	if (conn->private_data_len > IB_CM_REQ_PRIVATE_DATA_SIZE - CMA_HDR_SIZE)
+	if (conn->private_data_len > room - CMA_HDR_SIZE)
 		return ERR_PTR(-EINVAL);
 	*len = CMA_HDR_SIZE + conn->private_data_len;
 	data = kzalloc(*len, GFP_KERNEL);
@@ -80,17 +85,17 @@ void cma_conn_req_param(struct cma_id_priv *priv,
 }
 EXPORT_SYMBOL_IF_KUNIT(cma_conn_req_param);
 
-static int cma_conn_handler(struct ib_cm_id *ib, const struct ib_cm_event *ev);
-
 /**
  * cma_h_connect() - Cell ROUTE_RESOLVED x connect: send the REQ
  * @priv: the id; its handler_mutex is held
  * @in: @in->conn, the owner's parameters
  *
+ * A UD id sends a SIDR REQ instead (cma_ud_connect()).
+ *
  * Return: 0 (the answer comes as an IB CM event); -EINVAL for private
- * data over 56 bytes; -EOPNOTSUPP for UD ids (SIDR) and iWARP; the
- * errnos of ib_create_cm_id() and ib_send_cm_req(). Failing, the id goes
- * back to ROUTE_RESOLVED without an IB CM id.
+ * data over 56 bytes (UD: 180); -EOPNOTSUPP on iWARP; the errnos of
+ * ib_create_cm_id() and ib_send_cm_req(). Failing, the id goes back to
+ * ROUTE_RESOLVED without an IB CM id.
  */
 int cma_h_connect(struct cma_id_priv *priv, struct cma_in *in)
 {
@@ -103,10 +108,12 @@ int cma_h_connect(struct cma_id_priv *priv, struct cma_in *in)
 		priv->qp_num = in->conn->qp_num;
 		priv->srq = in->conn->srq;
 	}
-	if (!rdma_cap_ib_cm(priv->id.device, priv->id.port_num) ||
-	    priv->id.qp_type == IB_QPT_UD)
+	if (!rdma_cap_ib_cm(priv->id.device, priv->id.port_num))
 		return -EOPNOTSUPP;
-	data = cma_conn_req_data(priv, in->conn, &req.private_data_len);
+	if (priv->id.qp_type == IB_QPT_UD)
+		return cma_ud_connect(priv, in->conn);
+	data = cma_conn_hdr_data(priv, in->conn, IB_CM_REQ_PRIVATE_DATA_SIZE,
+				 &req.private_data_len);
 	if (IS_ERR(data))
 		return PTR_ERR(data);
 	ib = ib_create_cm_id(priv->id.device, cma_conn_handler, priv);
@@ -250,21 +257,32 @@ static int cma_conn_accept(struct cma_id_priv *priv,
  * @in: @in->conn: our parameters (the passive side's REP), or NULL (the
  *	active side's RTU after CONNECT_RESPONSE)
  *
- * Return: 0; -EINVAL before any IB CM exchange; -EOPNOTSUPP for UD ids;
- * the errnos of the QP and the IB CM. A failed accept rejects the
- * connection.
+ * A UD id answers its SIDR REQ with a SIDR REP naming its QP and Q_Key
+ * (cma_ud_answer()); one that fails refuses it.
+ *
+ * Return: 0; -EINVAL before any IB CM exchange; the errnos of the QP and
+ * the IB CM. A failed accept rejects the connection.
  */
 int cma_h_accept(struct cma_id_priv *priv, struct cma_in *in)
 {
+	const struct rdma_conn_param *conn = in->conn;
 	int ret;
 
 	if (!priv->ib)
 		return -EINVAL;
-	if (priv->id.qp_type == IB_QPT_UD)
-		return -EOPNOTSUPP;
-	if (!in->conn)
+	if (priv->id.qp_type == IB_QPT_UD) {
+		if (conn && !priv->id.qp)
+			priv->qp_num = conn->qp_num;
+		ret = cma_ud_answer(priv, IB_SIDR_SUCCESS, conn ? conn->qkey : 0,
+				    conn ? conn->private_data : NULL,
+				    conn ? conn->private_data_len : 0);
+		if (ret)
+			cma_ud_answer(priv, IB_SIDR_REJECT, 0, NULL, 0);
+		return ret;
+	}
+	if (!conn)
 		return cma_conn_finish(priv);
-	ret = cma_conn_accept(priv, in->conn);
+	ret = cma_conn_accept(priv, conn);
 	if (ret) {
 		cma_qp_error(priv);
 		ib_send_cm_rej(priv->ib, IB_CM_REJ_CONSUMER_DEFINED, NULL, 0,
@@ -314,13 +332,17 @@ EXPORT_SYMBOL(rdma_accept_ece);
 
 /* ---- Refusing, ending, notifying ------------------------------------------ */
 
-/* Cell CONNECT x reject: a REJ with the owner's reason and data. */
+/*
+ * Cell CONNECT x reject: a REJ with the owner's reason and data (a UD id:
+ * a SIDR REP refusing, with the data).
+ */
 int cma_h_reject(struct cma_id_priv *priv, struct cma_in *in)
 {
 	if (!priv->ib)
 		return -EINVAL;
 	if (priv->id.qp_type == IB_QPT_UD)
-		return -EOPNOTSUPP;
+		return cma_ud_answer(priv, IB_SIDR_REJECT, 0, in->data,
+				     in->data_len);
 	return ib_send_cm_rej(priv->ib, in->arg, NULL, 0, in->data,
 			      in->data_len);
 }
@@ -333,8 +355,11 @@ int cma_h_reject(struct cma_id_priv *priv, struct cma_in *in)
  * @reason: the REJ reason; ULPs use IB_CM_REJ_CONSUMER_DEFINED (28)
  *
  * Context: process context, may sleep.
- * Return: 0; -EINVAL without an IB CM exchange; -EOPNOTSUPP for UD ids;
- * ib_send_cm_rej()'s errnos.
+ * A UD id's refusal is a SIDR REP with status IB_SIDR_REJECT (@reason is
+ * not sent).
+ *
+ * Return: 0; -EINVAL without an IB CM exchange; the errnos of
+ * ib_send_cm_rej() and ib_send_cm_sidr_rep().
  */
 int rdma_reject(struct rdma_cm_id *id, const void *private_data,
 		u8 private_data_len, u8 reason)
@@ -419,7 +444,10 @@ static enum cma_input cma_conn_input(enum ib_cm_event_type type)
 	switch (type) {
 	case IB_CM_REQ_ERROR:
 	case IB_CM_REP_ERROR:
+	case IB_CM_SIDR_REQ_ERROR:
 		return CMA_IN_CM_UNREACHABLE;
+	case IB_CM_SIDR_REP_RECEIVED:
+		return CMA_IN_CM_SIDR_REP;
 	case IB_CM_REP_RECEIVED:
 		return CMA_IN_CM_REP;
 	case IB_CM_RTU_RECEIVED:
@@ -438,13 +466,19 @@ static enum cma_input cma_conn_input(enum ib_cm_event_type type)
 	}
 }
 
-/*
- * The handler of a connection's IB CM id. An event the id's state does
- * not take is dropped (6.1 does the same). If the owner asks for its
- * id's destruction, the IB CM id goes with it: it is ib_cm's to destroy
- * when this returns non-zero.
+/**
+ * cma_conn_handler() - The IB CM handler of a connection's IB CM id
+ * @ib: the IB CM id (of a connection, or of a UD id's SIDR REQ)
+ * @ev: its event
+ *
+ * An event the id's state does not take is dropped (6.1 does the same).
+ * If the owner asks for its id's destruction, the IB CM id goes with it:
+ * it is ib_cm's to destroy when this returns non-zero.
+ *
+ * Context: ib_cm's event work of @ib; sleeps.
+ * Return: 0, or -ECONNABORTED when the id was destroyed.
  */
-static int cma_conn_handler(struct ib_cm_id *ib, const struct ib_cm_event *ev)
+int cma_conn_handler(struct ib_cm_id *ib, const struct ib_cm_event *ev)
 {
 	struct cma_id_priv *priv = ib->context;
 	struct cma_in in = { .input = cma_conn_input(ev->event), .cm_event = ev };

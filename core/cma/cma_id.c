@@ -57,6 +57,8 @@ struct cma_id_priv *cma_id_alloc(struct net *net,
 	/* Empty until the id listens. */
 	INIT_LIST_HEAD(&priv->listens);
 	INIT_LIST_HEAD(&priv->listen_node);
+	INIT_LIST_HEAD(&priv->mcasts);
+	cma_neigh_init_id(priv);
 	cma_res_init_row(&priv->row, priv, false, owner, caller);
 	return priv;
 }
@@ -228,7 +230,9 @@ int cma_h_device_removal(struct cma_id_priv *priv, struct cma_in *in)
  */
 static void cma_id_free(struct cma_id_priv *priv, enum rdma_cm_state from)
 {
+	cma_neigh_unwatch(priv);
 	cma_id_cancel(priv, from);
+	cma_mcast_leave_all(priv);
 	if (priv->ib)
 		ib_destroy_cm_id(priv->ib);
 	cma_listen_release(priv);

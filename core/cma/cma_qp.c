@@ -12,19 +12,6 @@
  * nobody to wait for and goes to RTS at once.
  */
 
-/* A UD id's Q_Key: the UDP port space's well-known one. */
-static int cma_qp_qkey(struct cma_id_priv *priv, u32 *qkey)
-{
-	if (priv->qkey) {
-		*qkey = priv->qkey;
-		return 0;
-	}
-	if (priv->id.ps != RDMA_PS_UDP)
-		return -EOPNOTSUPP;	/* IPoIB/IB: from the group, not built */
-	*qkey = RDMA_UDP_QKEY;
-	return 0;
-}
-
 /* INIT's attributes before the IB CM is involved. */
 static int cma_qp_attr_init(struct cma_id_priv *priv,
 			    struct ib_qp_attr *attr, int *mask)
@@ -46,10 +33,13 @@ static int cma_qp_attr_init(struct cma_id_priv *priv,
 		*mask |= IB_QP_ACCESS_FLAGS;
 		return 0;
 	}
-	ret = cma_qp_qkey(priv, &attr->qkey);
-	if (!ret)
-		*mask |= IB_QP_QKEY;
-	return ret;
+	/* The id's Q_Key, the port space's default if it has none yet. */
+	ret = cma_ud_qkey_set(priv, 0);
+	if (ret)
+		return ret;
+	attr->qkey = priv->qkey;
+	*mask |= IB_QP_QKEY;
+	return 0;
 }
 
 /*
@@ -103,8 +93,8 @@ static int cma_qp_attr(struct cma_id_priv *priv, struct ib_qp_attr *attr,
  * Context: process context.
  * Return: 0; -EINVAL for an id on no device, or for RTR/RTS before the
  * connection exchange; the errnos of ib_find_cached_pkey() and
- * ib_cm_init_qp_attr(); -EOPNOTSUPP on iWARP and for UD ids outside
- * RDMA_PS_UDP.
+ * ib_cm_init_qp_attr(); -EOPNOTSUPP on iWARP and for UD ids in
+ * RDMA_PS_IPOIB without a Q_Key.
  */
 int rdma_init_qp_attr(struct rdma_cm_id *id, struct ib_qp_attr *qp_attr,
 		      int *qp_attr_mask)

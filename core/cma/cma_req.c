@@ -14,8 +14,11 @@
 #include "roce/roce.h"
 
 /*
- * ib_cm hands every REQ for a service ID we listen on to cma_req_handler(),
- * with a new IB CM id made for it. The REQ names the port space and port
+ * ib_cm hands every REQ and SIDR REQ for a service ID we listen on to
+ * cma_req_handler(), with a new IB CM id made for it. A SIDR REQ is a UD
+ * id's question for our QP: it makes a UD id, whose owner answers with
+ * rdma_accept() or rdma_reject() (cma_ud.c); it has no paths, and on IB
+ * no GID to find our address by, so it is taken on RoCE only. The REQ names the port space and port
  * in its service ID and the addresses in its CMA header; the namespace is
  * the one of the net device whose GID entry the REQ came in on (RoCE), or
  * init_net (IB, where we have no IPoIB device to ask). The listener is the
@@ -48,16 +51,15 @@ static unsigned short cma_req_port(__be64 service_id)
  */
 static int cma_req_ndev(struct cma_req *req)
 {
-	const struct ib_cm_req_event_param *p = &req->ev->param.req_rcvd;
 	struct net_device *ndev;
 	int ret = 0;
 
-	if (!rdma_protocol_roce(req->cm_id->device, p->port))
-		return 0;
-	if (!p->ppath_sgid_attr)
+	if (!rdma_protocol_roce(req->cm_id->device, req->port))
+		return req->sidr ? -EOPNOTSUPP : 0;
+	if (!req->sgid_attr)
 		return -ENODEV;
 	rcu_read_lock();
-	ndev = rdma_read_gid_attr_ndev_rcu(p->ppath_sgid_attr);
+	ndev = rdma_read_gid_attr_ndev_rcu(req->sgid_attr);
 	if (IS_ERR(ndev))
 		ret = PTR_ERR(ndev);
 	else if (!(ndev->flags & IFF_UP))
@@ -111,7 +113,7 @@ static bool cma_req_takes(struct cma_id_priv *cur, const struct cma_req *req)
 static struct cma_id_priv *cma_req_listener(struct net *net,
 					    const struct cma_req *req)
 {
-	__be64 sid = req->ev->param.req_rcvd.primary_path->service_id;
+	__be64 sid = req->service_id;
 	struct xarray *xa = cma_ps_xa(net, cma_req_ps(sid));
 	struct cma_id_priv *cur, *found = NULL;
 	struct cma_bind *bind;
@@ -133,13 +135,20 @@ static struct cma_id_priv *cma_req_listener(struct net *net,
 	return found;
 }
 
-/* The REQ's paths (primary, and alternate if it has one) as the route. */
-static int cma_req_route(struct cma_id_priv *priv,
-			 const struct ib_cm_req_event_param *p)
+/*
+ * The REQ's paths (primary, and alternate if it has one) as the route. A
+ * SIDR REQ has none: a UD id sends to whoever asks, by the address vector
+ * of each work request.
+ */
+static int cma_req_route(struct cma_id_priv *priv, const struct cma_req *req)
 {
+	const struct ib_cm_req_event_param *p = &req->ev->param.req_rcvd;
 	struct rdma_route *route = &priv->id.route;
-	int n = p->alternate_path ? 2 : 1;
+	int n;
 
+	if (req->sidr)
+		return 0;
+	n = p->alternate_path ? 2 : 1;
 	route->path_rec = kcalloc(n, sizeof(*route->path_rec), GFP_KERNEL);
 	if (!route->path_rec)
 		return -ENOMEM;
@@ -153,34 +162,37 @@ static int cma_req_route(struct cma_id_priv *priv,
 /*
  * The id's dev_addr and GID entry. RoCE: the link-level facts of the net
  * device the REQ came in on and the GID entry it came in on, which must
- * be the address the header says it is for. IB: the GIDs and P_Key of
- * the path, the GID entry of our GID on @port.
+ * be the address the header says it is for; the peer's GID is its
+ * address's. IB: the GIDs and P_Key of the path, the GID entry of our GID
+ * on @port.
  */
 static int cma_req_dev_addr(struct cma_id_priv *priv,
 			    const struct cma_req *req, u32 port)
 {
-	const struct ib_cm_req_event_param *p = &req->ev->param.req_rcvd;
 	struct rdma_dev_addr *dev_addr = &priv->id.route.addr.dev_addr;
-	struct sa_path_rec *path = &priv->id.route.path_rec[0];
+	struct sa_path_rec *path = priv->id.route.path_rec;
 	const struct ib_gid_attr *attr;
 	union ib_gid gid;
 
 	if (req->ndev) {
-		attr = p->ppath_sgid_attr;
+		attr = req->sgid_attr;
 		rdma_ip2gid(cma_src_addr(priv), &gid);
 		if (memcmp(&gid, &attr->gid, sizeof(gid)))
 			return -EINVAL;
 		rdma_copy_src_l2_addr(dev_addr, req->ndev);
 		rdma_hold_gid_attr(attr);
-	} else {
-		dev_addr->dev_type = ARPHRD_INFINIBAND;
-		rdma_addr_set_sgid(dev_addr, &path->sgid);
-		ib_addr_set_pkey(dev_addr, be16_to_cpu(path->pkey));
-		attr = rdma_find_gid_by_port(req->cm_id->device, &path->sgid,
-					     IB_GID_TYPE_IB, port, NULL);
-		if (IS_ERR(attr))
-			return PTR_ERR(attr);
+		dev_addr->sgid_attr = attr;
+		rdma_ip2gid(cma_dst_addr(priv), &gid);
+		rdma_addr_set_dgid(dev_addr, &gid);
+		return 0;
 	}
+	dev_addr->dev_type = ARPHRD_INFINIBAND;
+	rdma_addr_set_sgid(dev_addr, &path->sgid);
+	ib_addr_set_pkey(dev_addr, be16_to_cpu(path->pkey));
+	attr = rdma_find_gid_by_port(req->cm_id->device, &path->sgid,
+				     IB_GID_TYPE_IB, port, NULL);
+	if (IS_ERR(attr))
+		return PTR_ERR(attr);
 	dev_addr->sgid_attr = attr;
 	rdma_addr_set_dgid(dev_addr, &path->dgid);
 	return 0;
@@ -212,9 +224,21 @@ static int cma_req_attach(struct cma_id_priv *priv, struct ib_device *device,
  * CONNECT_REQUEST: the consumer's part of the REQ's private data (after
  * the CMA header, always the full 56 bytes) and the peer's parameters.
  * Then, unless the owner refused or answered already, the MRA is armed.
+ * A SIDR REQ's: the consumer's part of its data (180 bytes), nothing
+ * else; no MRA.
  */
 static int cma_req_deliver(struct cma_id_priv *priv, const struct cma_req *req)
 {
+	struct rdma_cm_event sidr = {
+		.event = RDMA_CM_EVENT_CONNECT_REQUEST,
+		.param.ud = {
+			.private_data = (const u8 *)req->ev->private_data +
+					CMA_HDR_SIZE,
+			.private_data_len = IB_CM_SIDR_REQ_PRIVATE_DATA_SIZE -
+					    CMA_HDR_SIZE,
+		},
+	};
+
 	const struct ib_cm_req_event_param *p = &req->ev->param.req_rcvd;
 	struct rdma_cm_event event = {
 		.event = RDMA_CM_EVENT_CONNECT_REQUEST,
@@ -234,6 +258,8 @@ static int cma_req_deliver(struct cma_id_priv *priv, const struct cma_req *req)
 		.ece = p->ece,
 	};
 
+	if (req->sidr)
+		return cma_event_deliver(priv, &sidr) ? CMA_DESTROY : 0;
 	if (cma_event_deliver(priv, &event))
 		return CMA_DESTROY;
 	if (cma_id_state(priv) == RDMA_CM_CONNECT &&
@@ -258,20 +284,19 @@ static int cma_req_deliver(struct cma_id_priv *priv, const struct cma_req *req)
 int cma_h_cm_req(struct cma_id_priv *priv, struct cma_in *in)
 {
 	const struct cma_req *req = in->req;
-	const struct ib_cm_req_event_param *p = &req->ev->param.req_rcvd;
 	int ret;
 
 	if (priv->id.ps == RDMA_PS_IPOIB && req->ndev)
 		return -EINVAL;
 	memcpy(cma_src_addr(priv), &req->src, sizeof(req->src));
 	memcpy(cma_dst_addr(priv), &req->dst, sizeof(req->dst));
-	ret = cma_req_route(priv, p);
+	ret = cma_req_route(priv, req);
 	if (ret)
 		return ret;
-	ret = cma_req_dev_addr(priv, req, p->port);
+	ret = cma_req_dev_addr(priv, req, req->port);
 	if (ret)
 		return ret;
-	ret = cma_req_attach(priv, req->cm_id->device, p->port);
+	ret = cma_req_attach(priv, req->cm_id->device, req->port);
 	if (ret)
 		return ret;
 	cma_conn_adopt(priv, req->cm_id);
@@ -285,7 +310,6 @@ int cma_h_cm_req(struct cma_id_priv *priv, struct cma_in *in)
  */
 static int cma_req_new_id(struct cma_id_priv *listener, struct cma_req *req)
 {
-	const struct ib_cm_req_event_param *p = &req->ev->param.req_rcvd;
 	struct cma_in in = {
 		.input = CMA_IN_CM_REQ, .cm_event = req->ev, .req = req,
 	};
@@ -293,7 +317,7 @@ static int cma_req_new_id(struct cma_id_priv *listener, struct cma_req *req)
 	int ret;
 
 	/* A listener of QP type 0 (IB_QPT_SMI) takes any, as in 6.1. */
-	if (listener->id.qp_type && listener->id.qp_type != p->qp_type)
+	if (listener->id.qp_type && listener->id.qp_type != req->qp_type)
 		return -EINVAL;
 	mutex_lock(&listener->handler_mutex);
 	if (cma_id_state(listener) != RDMA_CM_LISTEN) {
@@ -301,7 +325,7 @@ static int cma_req_new_id(struct cma_id_priv *listener, struct cma_req *req)
 		return -ECONNABORTED;
 	}
 	priv = cma_id_alloc(cma_id_net(listener), listener->id.event_handler,
-			    listener->id.context, listener->id.ps, p->qp_type,
+			    listener->id.context, listener->id.ps, req->qp_type,
 			    &listener->row, NULL);
 	if (IS_ERR(priv)) {
 		mutex_unlock(&listener->handler_mutex);
@@ -323,7 +347,7 @@ static int cma_req_new_id(struct cma_id_priv *listener, struct cma_req *req)
 /**
  * cma_req_handler() - The IB CM handler of rdma_cm's listeners
  * @ib: the IB CM id ib_cm made for the request
- * @ev: the event, IB_CM_REQ_RECEIVED
+ * @ev: the event, IB_CM_REQ_RECEIVED or IB_CM_SIDR_REQ_RECEIVED
  *
  * Registered with ib_cm_insert_listen(); finds the listener of the REQ
  * and makes the new id, which takes @ib over.
@@ -335,23 +359,37 @@ static int cma_req_new_id(struct cma_id_priv *listener, struct cma_req *req)
  * not the header's address, -ENODEV or -EHOSTUNREACH for a RoCE REQ
  * without a usable net device, -ECONNREFUSED when no listener takes it or
  * its owner refused it, -ECONNABORTED when the listener stopped,
- * -EOPNOTSUPP for a SIDR REQ (UD ids are not built); -ENOMEM (no REJ:
+ * -EOPNOTSUPP for a SIDR REQ on IB or another event; -ENOMEM (no REJ:
  * the peer tries again).
  */
 int cma_req_handler(struct ib_cm_id *ib, const struct ib_cm_event *ev)
 {
 	struct cma_req req = { .ev = ev, .cm_id = ib };
 	const struct ib_cm_req_event_param *p = &ev->param.req_rcvd;
+	const struct ib_cm_sidr_req_event_param *s = &ev->param.sidr_req_rcvd;
 	struct cma_id_priv *listener;
 	struct net *net;
 	int ret;
 
-	if (ev->event != IB_CM_REQ_RECEIVED)
+	if (ev->event == IB_CM_REQ_RECEIVED) {
+		if (!p->primary_path)
+			return -EINVAL;
+		req.service_id = p->primary_path->service_id;
+		req.port = p->port;
+		req.qp_type = p->qp_type;
+		req.sgid_attr = p->ppath_sgid_attr;
+	} else if (ev->event == IB_CM_SIDR_REQ_RECEIVED) {
+		req.sidr = true;
+		req.service_id = s->service_id;
+		req.port = s->port;
+		req.qp_type = IB_QPT_UD;
+		req.sgid_attr = s->sgid_attr;
+	} else {
 		return -EOPNOTSUPP;
-	if (!ev->private_data || !p->primary_path ||
-	    !rdma_is_port_valid(ib->device, p->port))
+	}
+	if (!ev->private_data || !rdma_is_port_valid(ib->device, req.port))
 		return -EINVAL;
-	ret = cma_hdr_parse(ev->private_data, p->primary_path->service_id,
+	ret = cma_hdr_parse(ev->private_data, req.service_id,
 			    &req.src, &req.dst);
 	if (ret)
 		return ret;
@@ -367,7 +405,7 @@ int cma_req_handler(struct ib_cm_id *ib, const struct ib_cm_event *ev)
 	put_net(net);
 	if (!listener) {
 		pr_debug("no listener for service id %llx\n",
-			 be64_to_cpu(p->primary_path->service_id));
+			 be64_to_cpu(req.service_id));
 		ret = -ECONNREFUSED;
 		goto out;
 	}

@@ -176,6 +176,7 @@ int cma_h_resolve_route(struct cma_id_priv *priv, struct cma_in *in)
 	ret = cma_route_roce(priv);
 	if (ret)
 		return ret;
+	cma_neigh_watch(priv);
 	cma_work_queue(priv, CMA_IN_ROUTE_OK, 0);
 	return 0;
 }

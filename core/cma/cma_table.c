@@ -45,6 +45,7 @@ static const struct cma_cell cma_table[CMA_STATES][CMA_INPUTS] = {
 	[RDMA_CM_ADDR_BOUND] = {
 		[CMA_IN_RESOLVE_ADDR]	= CELL(resolve_addr, ADDR_QUERY),
 		[CMA_IN_LISTEN]		= CELL(listen, LISTEN),
+		[CMA_IN_JOIN]		= STAY(join),
 		CMA_ENDS,
 	},
 	[RDMA_CM_ADDR_QUERY] = {
@@ -55,6 +56,7 @@ static const struct cma_cell cma_table[CMA_STATES][CMA_INPUTS] = {
 	[RDMA_CM_ADDR_RESOLVED] = {
 		[CMA_IN_RESOLVE_ROUTE]	= CELL(resolve_route, ROUTE_QUERY),
 		[CMA_IN_SET_IB_PATH]	= CELL(set_ib_path, ROUTE_RESOLVED),
+		[CMA_IN_JOIN]		= STAY(join),
 		CMA_ENDS,
 	},
 	[RDMA_CM_ROUTE_QUERY] = {
@@ -76,6 +78,7 @@ static const struct cma_cell cma_table[CMA_STATES][CMA_INPUTS] = {
 		[CMA_IN_CM_REJ]		= STAY(cm_rej),
 		[CMA_IN_CM_UNREACHABLE]	= STAY(cm_unreachable),
 		[CMA_IN_CM_DISCONNECT]	= CELL(cm_disconnect, DISCONNECT),
+		[CMA_IN_CM_SIDR_REP]	= STAY(cm_sidr_rep),
 		CMA_ENDS,
 	},
 	[RDMA_CM_DISCONNECT] = {
@@ -103,7 +106,8 @@ static const char *const cma_input_names[CMA_INPUTS] = {
 	[CMA_IN_SET_IB_PATH] = "set_ib_path", [CMA_IN_LISTEN] = "listen",
 	[CMA_IN_CONNECT] = "connect", [CMA_IN_ACCEPT] = "accept",
 	[CMA_IN_REJECT] = "reject", [CMA_IN_DISCONNECT] = "disconnect",
-	[CMA_IN_NOTIFY] = "notify", [CMA_IN_ADDR_OK] = "address resolved",
+	[CMA_IN_NOTIFY] = "notify", [CMA_IN_JOIN] = "join multicast",
+	[CMA_IN_ADDR_OK] = "address resolved",
 	[CMA_IN_ADDR_ERR] = "address error",
 	[CMA_IN_ROUTE_OK] = "route resolved",
 	[CMA_IN_ROUTE_ERR] = "route error", [CMA_IN_CM_REQ] = "CM REQ",
@@ -111,6 +115,7 @@ static const char *const cma_input_names[CMA_INPUTS] = {
 	[CMA_IN_CM_REJ] = "CM REJ", [CMA_IN_CM_UNREACHABLE] = "CM unreachable",
 	[CMA_IN_CM_DISCONNECT] = "CM disconnect",
 	[CMA_IN_CM_TIMEWAIT_EXIT] = "CM timewait exit",
+	[CMA_IN_CM_SIDR_REP] = "CM SIDR REP",
 	[CMA_IN_DEVICE_REMOVAL] = "device removal", [CMA_IN_DESTROY] = "destroy",
 };
 

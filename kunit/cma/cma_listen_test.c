@@ -228,6 +228,24 @@ static struct req_msg *req_v4(struct kunit *test, const struct ib_gid_attr *attr
 	return m;
 }
 
+/*
+ * The same as a SIDR REQ (a UD id's question) of port space @ps, in on
+ * @attr: the same private data, no path.
+ */
+static struct req_msg *sidr_v4(struct kunit *test,
+			       const struct ib_gid_attr *attr, __be32 dst,
+			       u64 ps, u16 port)
+{
+	struct req_msg *m = req_v4(test, attr, dst, port);
+
+	m->ev.event = IB_CM_SIDR_REQ_RECEIVED;
+	m->ev.param.sidr_req_rcvd = (struct ib_cm_sidr_req_event_param){
+		.port = CMA_FIX_ROCE_PORT, .service_id = cpu_to_be64(ps | port),
+		.pkey = 0xffff, .bth_pkey = 0xffff, .sgid_attr = attr,
+	};
+	return m;
+}
+
 /* Hand @m to rdma_cm as ib_cm would: a new IB CM id in @state, in @ibp. */
 static int req_feed(struct kunit *test, struct mock_ibdev *mdev,
 		    struct req_msg *m, enum ib_cm_state state,
@@ -745,9 +763,12 @@ static void cma_listen_req_refused_test(struct kunit *test)
 	m = req_v4(test, f->lo, LO_IP(1), LPORT(10));
 	m->ev.param.req_rcvd.qp_type = IB_QPT_UC;
 	req_refused(test, f->mdev, m, &o, -EINVAL);
-	/* A SIDR REQ: UD ids are not built. */
-	m = req_v4(test, f->lo, LO_IP(1), LPORT(10));
-	m->ev.event = IB_CM_SIDR_REQ_RECEIVED;
+	/* A SIDR REQ for this RC listener's port: a QP type it does not take. */
+	m = sidr_v4(test, f->lo, LO_IP(1), RDMA_IB_IP_PS_TCP, LPORT(10));
+	req_refused(test, f->mdev, m, &o, -EINVAL);
+	/* A SIDR REQ on the IB port: no GID to find our address by. */
+	m->ev.param.sidr_req_rcvd.port = CMA_FIX_IB_PORT;
+	m->ev.param.sidr_req_rcvd.sgid_attr = NULL;
 	req_refused(test, f->mdev, m, &o, -EOPNOTSUPP);
 	/*
 	 * A header for 127.0.0.9 that came in on the GID entry of 127.0.0.1:
@@ -813,7 +834,64 @@ static void cma_listen_req_owner_refuses_test(struct kunit *test)
 	rdma_destroy_id(&l->id);
 }
 
+/*
+ * A SIDR REQ for a UDP listener: a UD id in CONNECT, its addresses and
+ * GID entry from the REQ, no route; the owner hears CONNECT_REQUEST with
+ * the 180 bytes after the header and nothing else; no MRA is armed.
+ */
+static void cma_listen_sidr_test(struct kunit *test)
+{
+	struct lfix *f = fix(test);
+	struct req_msg *m = sidr_v4(test, f->lo, LO_IP(1), RDMA_IB_IP_PS_UDP,
+				    LPORT(14));
+	unsigned int refs = gid_refs(f->lo);
+	struct sockaddr_in sin = { .sin_family = AF_INET,
+				   .sin_port = htons(LPORT(14)) };
+	union ib_gid peer = v4_gid(LO_IP(2));
+	struct req_owner o = {};
+	struct rdma_cm_id *id;
+	struct cma_id_priv *l, *c;
+	struct ib_cm_id *ib;
+
+	id = rdma_create_id(&init_net, req_owner_handler, &o, RDMA_PS_UDP,
+			    IB_QPT_UD);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(id));
+	l = to_cma_id(id);
+	KUNIT_ASSERT_EQ(test, rdma_bind_addr(id, (struct sockaddr *)&sin), 0);
+	KUNIT_ASSERT_EQ(test, rdma_listen(id, 1), 0);
+	KUNIT_ASSERT_EQ(test, req_feed(test, f->mdev, m, IB_CM_SIDR_REQ_RCVD,
+				       &ib), 0);
+	KUNIT_ASSERT_EQ(test, o.count, 1);
+	KUNIT_EXPECT_EQ(test, o.last, (int)RDMA_CM_EVENT_CONNECT_REQUEST);
+	KUNIT_EXPECT_EQ(test, o.state, RDMA_CM_CONNECT);
+	KUNIT_EXPECT_PTR_EQ(test, o.ev.param.ud.private_data,
+			    (const void *)(m->data + CMA_HDR_SIZE));
+	KUNIT_EXPECT_EQ(test, o.ev.param.ud.private_data_len, 180);
+	KUNIT_EXPECT_EQ(test, o.ev.param.ud.qp_num, 0U);
+	c = to_cma_id(o.id);
+	KUNIT_EXPECT_EQ(test, c->id.ps, RDMA_PS_UDP);
+	KUNIT_EXPECT_EQ(test, c->id.qp_type, IB_QPT_UD);
+	KUNIT_EXPECT_NULL(test, c->id.route.path_rec);
+	KUNIT_EXPECT_EQ(test, c->id.route.num_pri_alt_paths, 0);
+	KUNIT_EXPECT_EQ(test, c->id.port_num, CMA_FIX_ROCE_PORT);
+	KUNIT_EXPECT_PTR_EQ(test, c->id.route.addr.dev_addr.sgid_attr, f->lo);
+	KUNIT_EXPECT_EQ(test, memcmp(c->id.route.addr.dev_addr.dst_dev_addr +
+				     rdma_addr_gid_offset(&c->id.route.addr.dev_addr),
+				     peer.raw, 16), 0);
+	KUNIT_EXPECT_EQ(test, ntohs(((struct sockaddr_in *)cma_dst_addr(c))->sin_port),
+			0x4321);
+	KUNIT_EXPECT_PTR_EQ(test, c->ib, ib);
+	KUNIT_EXPECT_EQ(test, ib->state, IB_CM_SIDR_REQ_RCVD);
+	KUNIT_EXPECT_EQ(test, gid_refs(f->lo), refs + 1);
+
+	cm_force(ib, IB_CM_IDLE);
+	rdma_destroy_id(&c->id);
+	KUNIT_EXPECT_EQ(test, gid_refs(f->lo), refs);
+	rdma_destroy_id(&l->id);
+}
+
 static struct kunit_case cma_req_cases[] = {
+	KUNIT_CASE(cma_listen_sidr_test),
 	KUNIT_CASE(cma_listen_req_test),
 	KUNIT_CASE(cma_listen_req_ib_test),
 	KUNIT_CASE(cma_listen_req_refused_test),

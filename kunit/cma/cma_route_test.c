@@ -5,6 +5,7 @@
 #include <linux/in.h>
 #include <linux/module.h>
 #include <linux/netdevice.h>
+#include <net/neighbour.h>
 #include <rdma/ib_sa.h>
 #include <rdma/rdma_cm_ib.h>
 
@@ -169,12 +170,80 @@ static void cma_route_set_ib_path_test(struct kunit *test)
 	cma_fix_end(priv);
 }
 
+/* A neighbour entry of @ip (first bytes of its key) on "lo" with @mac. */
+static struct neighbour *neigh_of(struct kunit *test, struct neigh_table *tbl,
+				  __be32 ip, const u8 *mac)
+{
+	/* Room for an IPv6 key: the update reads the table family's size. */
+	struct neighbour *n = kunit_kzalloc(test, sizeof(*n) +
+					    sizeof(struct in6_addr), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, n);
+	n->tbl = tbl;
+	n->dev = init_net.loopback_dev;
+	memcpy(n->primary_key, &ip, sizeof(ip));
+	memcpy(n->ha, mac, ETH_ALEN);
+	return n;
+}
+
+/*
+ * A RoCE route is watched: the peer's neighbour entry changing to another
+ * MAC tells the owner UNREACHABLE (-ETIMEDOUT), from rdma_cm's workqueue;
+ * the same MAC, another address or interface, or an IPv6 entry for an
+ * IPv4 peer tell nothing; a destroyed id is no longer watched.
+ */
+static void cma_route_neigh_test(struct kunit *test)
+{
+	static const u8 moved[ETH_ALEN] = { 0x02, 0, 0, 0, 0, 0x43 };
+	struct mock_ibdev *mdev = cma_fix_device(test);
+	struct neigh_table *v4 = kunit_kzalloc(test, sizeof(*v4), GFP_KERNEL);
+	struct neigh_table *v6 = kunit_kzalloc(test, sizeof(*v6), GFP_KERNEL);
+	struct cma_owner o = {};
+	struct cma_id_priv *priv = cma_fix_id(test, &o, RDMA_PS_TCP, IB_QPT_RC);
+	__be32 peer = htonl(0x0a000002);
+
+	KUNIT_ASSERT_NOT_NULL(test, v4);
+	KUNIT_ASSERT_NOT_NULL(test, v6);
+	v4->family = AF_INET;
+	v6->family = AF_INET6;
+
+	route_ready(priv, mdev, CMA_FIX_ROCE_PORT);
+	priv->id.route.addr.dev_addr.bound_dev_if = init_net.loopback_dev->ifindex;
+	KUNIT_ASSERT_EQ(test, rdma_resolve_route(&priv->id, 1000), 0);
+	KUNIT_ASSERT_TRUE(test, cma_owner_wait(&o));
+	KUNIT_EXPECT_EQ(test, o.last, (int)RDMA_CM_EVENT_ROUTE_RESOLVED);
+
+	KUNIT_EXPECT_EQ(test, cma_neigh_update(neigh_of(test, v4, peer,
+							peer_mac)), 0);
+	KUNIT_EXPECT_EQ(test, cma_neigh_update(neigh_of(test, v4,
+							htonl(0x0a000003),
+							moved)), 0);
+	KUNIT_EXPECT_EQ(test, cma_neigh_update(neigh_of(test, v6, peer,
+							moved)), 0);
+	KUNIT_EXPECT_EQ(test, cma_neigh_update(neigh_of(test, v4, peer,
+							moved)), 1);
+	KUNIT_ASSERT_TRUE(test, cma_owner_wait(&o));
+	KUNIT_EXPECT_EQ(test, o.last, (int)RDMA_CM_EVENT_UNREACHABLE);
+	KUNIT_EXPECT_EQ(test, o.status, -ETIMEDOUT);
+	KUNIT_EXPECT_EQ(test, o.count, 2);
+
+	/* Another interface: nothing. */
+	priv->id.route.addr.dev_addr.bound_dev_if++;
+	KUNIT_EXPECT_EQ(test, cma_neigh_update(neigh_of(test, v4, peer,
+							moved)), 0);
+	priv->id.route.addr.dev_addr.bound_dev_if--;
+	rdma_destroy_id(&priv->id);
+	KUNIT_EXPECT_EQ(test, cma_neigh_update(neigh_of(test, v4, peer,
+							moved)), 0);
+}
+
 static struct kunit_case cma_route_cases[] = {
 	KUNIT_CASE(cma_route_errnos_test),
 	KUNIT_CASE(cma_route_roce_test),
 	KUNIT_CASE(cma_route_options_test),
 	KUNIT_CASE(cma_route_destroy_pending_test),
 	KUNIT_CASE(cma_route_set_ib_path_test),
+	KUNIT_CASE(cma_route_neigh_test),
 	{}
 };
 
