@@ -18,7 +18,7 @@ cm_mark() {
 	local dev g k
 	for dev in "$@"; do
 		for g in cm_tx_msgs cm_tx_retries cm_rx_msgs cm_rx_duplicates; do
-			for k in req mra rej rep rtu dreq drep; do
+			for k in req mra rej rep rtu dreq drep sidr_req sidr_rep; do
 				cm_read "$dev" "$g" "$k"
 				CM_MARK[$dev/$g/$k]=$V
 			done

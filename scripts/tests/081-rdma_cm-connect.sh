@@ -14,7 +14,11 @@
 # address in rxe1's namespace, a client on rxe0, run concurrently through
 # two open files of the run file; both must count every ping and verify
 # every byte, the server's iters= must catch a client that stops early,
-# and a client to a port nobody listens on must be rejected.
+# and a client to a port nobody listens on must be rejected. UD ids
+# (qp=ud, the UDP port space): "connecting" is a SIDR REQ and the peer's
+# SIDR REP, whose address vector, QP number and Q_Key the dev side's
+# verified sends use; a SIDR REQ to a port nobody listens on is answered
+# at once (SIDR REP status 1, UNREACHABLE).
 TEST_TIMEOUT=300
 [ "${RDMAOOT_KIND:-stock}" = debug ] && TEST_TIMEOUT=900
 
@@ -94,10 +98,61 @@ rcm_unheard() {
 	t_log "rxe0 -> rxe1 connects again after the REJ"
 }
 
+# rcm_mcast PAIR PEER: multicast joined through rdma_cm (mcast=1 cm=rdma):
+# the target side joins 239.77.1.1 as a full member, the initiator side
+# as a send-only member; every target QP must receive every round's
+# message, verified, with rdma_cm's Q_Key. Across the veth the messages
+# are RoCE v2 packets to 239.77.1.1, which the target's IP stack takes
+# only for a group its net device joined: their arrival shows rdma_cm
+# made kpveth1 join (the KUnit suite rdma_cm_mcast checks the membership
+# itself). After the command the group must have been left.
+rcm_mcast() {
+	local dev=$VA nsx=()
+	if [ "$2" = rxe1 ]; then
+		dev=$VB
+		nsx=(ip netns exec "$NS")
+	fi
+	kp $(pair_args "$1") cm=rdma qp=ud mcast=1 qps=3 op=send size=512 iters=20
+	expect_out "^info mcast_gid=::ffff:239.77.1.1 members=3 qkey=0x1234567" "rdma_cm's group and Q_Key ($1)"
+	expect_out "^result .* qp=ud .* msgs=20 .* status=ok" "every target QP got every multicast message ($1)"
+	! "${nsx[@]}" ip maddr show dev $dev | grep -q "inet  *239.77.1.1" ||
+		t_fail "$dev is still in 239.77.1.1 after the group was left"
+}
+
+# rcm_ud: UD ids over rdma_cm, rxe0 to itself and to rxe1: one SIDR
+# REQ and one SIDR REP per connection and nothing else; then a SIDR REQ
+# to a port nobody listens on: a SIDR REP within seconds, UNREACHABLE
+# with status 1 (service ID not supported), no resends.
+rcm_ud() {
+	local pair peer t0 ms limit=5000
+	for pair in dev=rxe0 dev=rxe0,peer=rxe1; do
+		peer=rxe0
+		[ "$pair" = dev=rxe0 ] || peer=rxe1
+		cm_mark rxe0 $peer
+		kp $(pair_args "$pair") cm=rdma qp=ud qps=3 op=send size=1024 iters=5
+		expect_out "^result .* qp=ud .* qps=3 .* status=ok" "verified UD sends over 3 SIDR-resolved ids ($pair)"
+		cm_expect_sent rxe0 sidr_req 3
+		cm_expect_sent $peer sidr_rep 3
+		cm_expect_rcvd rxe0 sidr_rep 3
+		cm_expect_sent rxe0 req 0
+		cm_expect_sent rxe0 dreq 0
+		rcm_mcast "$pair" $peer
+	done
+	[ "${RDMAOOT_KIND:-stock}" = debug ] && limit=20000
+	cm_mark rxe0 rxe1
+	t0=$(date +%s%N)
+	kp_refused dev=rxe0 peer=rxe1 cm=rdma qp=ud port=$RCM_PORT addr=$IPB:$RCM_NOBODY op=send
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	expect_out "^result .* status=fail .*connection 0 to $IPB:$RCM_NOBODY: unreachable \(status 1\)" \
+		"a SIDR REQ to port $RCM_NOBODY is answered: unreachable, status 1"
+	[ "$ms" -le "$limit" ] || t_fail "the unanswered SIDR command took $ms ms (limit $limit ms)"
+	t_log "the SIDR command to nobody ended after $ms ms"
+	cm_expect_sent rxe0 sidr_req 1
+	cm_expect_sent rxe1 sidr_rep 1
+}
+
 # What cm=rdma, addr= and port= do not take.
 rcm_refused() {
-	kp_refused dev=rxe0 peer=rxe1 cm=rdma qp=ud op=send
-	expect_out "cm=rdma connects qp=rc or qp=uc" "cm=rdma with qp=ud is refused"
 	kp_refused dev=rxe0 peer=rxe1 cm=rdma mtu=1024
 	expect_out "cm=rdma takes the path MTU from its route" "cm=rdma with mtu= is refused"
 	kp_refused dev=rxe0 peer=rxe1 cm=ib port=$RCM_PORT
@@ -212,6 +267,7 @@ test_run() {
 		rcm_on "$pair"
 	done
 	rcm_unheard
+	rcm_ud
 	rcm_refused
 	rcm_rping
 	rcm_rping_refused

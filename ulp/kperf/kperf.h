@@ -10,6 +10,7 @@
 #include <linux/seq_buf.h>
 #include <linux/socket.h>
 #include <rdma/ib_verbs.h>
+#include <rdma/rdma_cm.h>
 
 /* Limits of a command. */
 #define KPERF_MAX_SIZE		(16U << 20)
@@ -20,6 +21,7 @@
 #define KPERF_UD_GRH		40	/* a UD receive starts with the GRH */
 #define KPERF_UD_QKEY		0x1111beefU
 #define KPERF_MCAST_QPN		0xffffffU	/* UD: to the group of the AH */
+#define KPERF_MCAST_IP4		0xef4d0101	/* mcast=1's group, 239.77.1.1 */
 #define KPERF_OUT_SIZE		PAGE_SIZE
 #define KPERF_STASH		32	/* WCs kept aside while waiting for one */
 
@@ -162,12 +164,15 @@ struct kperf_buf {
  * struct kperf_end - one end of a connection
  * @qp: the QP
  * @ah: UD only, the address handle of the other end
+ * @qkey: UD only, the Q_Key of the other end's QP (0: kperf's own,
+ *	  KPERF_UD_QKEY; cm=rdma: what rdma_cm gave it)
  * @psn: the first PSN this end sends with
  * @buf: its data buffer
  */
 struct kperf_end {
 	struct ib_qp *qp;
 	struct ib_ah *ah;
+	u32 qkey;
 	u32 psn;
 	struct kperf_buf buf;
 };
@@ -237,6 +242,7 @@ struct kperf_result {
  * @cm_ops: the connection manager of cm=, NULL for cm=none
  * @cm: cm=ib: the IB CM ids of the connections (kperf_cm.c)
  * @rdma_cm: cm=rdma: the RDMA CM ids of the connections (kperf_rdma_cm.c)
+ * @rdma_mcast: mcast=1 cm=rdma: the group's ids (kperf_rdma_mcast.c)
  * @rping: mode=rping: its one connection (kperf_rping.c); side[0] is the
  *	   device rdma_cm chose, side[1] is unused
  */
@@ -256,6 +262,7 @@ struct kperf_run {
 	const struct kperf_cm_ops *cm_ops;
 	struct kperf_cm *cm;
 	struct kperf_rdma_cm *rdma_cm;
+	struct kperf_rdma_mcast *rdma_mcast;
 	struct kperf_rping *rping;
 };
 
@@ -287,6 +294,9 @@ struct rdma_cm_id;
  * @done: completed at every change of @state, and at @timewait_over
  * @timewait_over: cm=rdma: the id heard TIMEWAIT_EXIT (its QP may be
  *	reused); apart from @state, which stays DOWN
+ * @ud: cm=rdma, qp=ud, the dev side: ESTABLISHED's answer to the SIDR
+ *	REQ (@ud.ah_attr holds a GID entry until kperf_rdma_cm_stop())
+ * @ud_set: @ud was filled in
  *
  * The CM's handlers write @state (last) and the failure fields (first,
  * kperf_cm_end_fail()); the command reads them in process context.
@@ -305,6 +315,8 @@ struct kperf_cm_end {
 	int status;
 	struct completion done;
 	bool timewait_over;
+	struct rdma_ud_param ud;
+	bool ud_set;
 };
 
 /* Both ends of one connection, as in struct kperf_conn: [0] dev, [1] peer. */
@@ -374,6 +386,8 @@ int kperf_side_open_dev(struct kperf_run *run, struct kperf_side *s,
 void kperf_side_close(struct kperf_side *s);
 
 /* kperf_conn.c */
+int kperf_conn_ah(struct kperf_run *run, struct kperf_side *s,
+		  struct kperf_end *e, struct kperf_side *ps);
 void kperf_conn_av(struct rdma_ah_attr *ah, struct kperf_side *s,
 		   struct kperf_side *peer);
 int kperf_conn_qp_attr(struct kperf_run *run, struct kperf_side *s,
@@ -480,6 +494,9 @@ const char *kperf_mcast_check(const struct kperf_params *p);
 int kperf_mcast_attach(struct kperf_run *run);
 void kperf_mcast_detach(struct kperf_run *run);
 int kperf_mcast_round(struct kperf_run *run, u32 round);
+/* kperf_rdma_mcast.c: mcast=1 cm=rdma, the group joined through rdma_cm */
+int kperf_rdma_mcast_attach(struct kperf_run *run);
+void kperf_rdma_mcast_detach(struct kperf_run *run);
 
 /* kperf_out.c */
 void kperf_out_result(struct kperf_run *run, int err);

@@ -216,11 +216,9 @@ const char *kperf_cm_check(const struct kperf_params *p)
 
 	if (p->cm == KPERF_CM_NONE)
 		return NULL;
-	if (p->qp_type != IB_QPT_RC && p->qp_type != IB_QPT_UC)
-		return ib ? "cm=ib connects qp=rc or qp=uc" :
-			    "cm=rdma connects qp=rc or qp=uc";
-	if (p->mcast)
-		return ib ? "cm=ib does not go with mcast=1" :
-			    "cm=rdma does not go with mcast=1";
+	if (ib && p->qp_type != IB_QPT_RC && p->qp_type != IB_QPT_UC)
+		return "cm=ib connects qp=rc or qp=uc";
+	if (p->mcast && ib)
+		return "cm=ib does not go with mcast=1";
 	return NULL;
 }

@@ -181,9 +181,17 @@ static int kperf_conn_rts(struct kperf_run *run, struct kperf_side *s,
 	return kperf_conn_modify(run, e, &attr, mask, "RTS");
 }
 
-/* UD: the address handle of the other end. */
-static int kperf_conn_ah(struct kperf_run *run, struct kperf_side *s,
-			 struct kperf_end *e, struct kperf_side *ps)
+/**
+ * kperf_conn_ah() - UD: the address handle of the other end
+ * @run: the command
+ * @s: the end's side
+ * @e: the end; gets the AH
+ * @ps: the other end's side
+ *
+ * Return: 0 or rdma_create_ah()'s error (the reason is in @run).
+ */
+int kperf_conn_ah(struct kperf_run *run, struct kperf_side *s,
+		  struct kperf_end *e, struct kperf_side *ps)
 {
 	struct rdma_ah_attr ah;
 

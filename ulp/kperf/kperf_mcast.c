@@ -12,7 +12,6 @@
 #include <rdma/ib_cache.h>
 #include "kperf.h"
 
-#define KPERF_MCAST_IP4		0xef4d0101	/* 239.77.1.1 */
 #define KPERF_MCAST_HOPS	8
 
 /* ff0e::4d:101, a global-scope group, for IPv6 source GIDs. */
@@ -128,6 +127,7 @@ static int kperf_mcast_ah(struct kperf_run *run, struct kperf_end *e,
  * The target side's net device joins the group at the IP level first.
  * The initiators' address handles then point at the group; they send to
  * QPN 0xffffff with the command's Q_Key. Adds an "info mcast_gid=" line.
+ * With cm=rdma, rdma_cm joins instead (kperf_rdma_mcast_attach()).
  *
  * Context: process context, sleeps.
  * Return: 0 or a negative errno, with the reason recorded.
@@ -139,6 +139,8 @@ int kperf_mcast_attach(struct kperf_run *run)
 	unsigned int i;
 	int d, ret;
 
+	if (run->p.cm == KPERF_CM_RDMA)
+		return kperf_rdma_mcast_attach(run);
 	for (d = 0; d < 2; d++)
 		if (!rdma_protocol_roce(run->side[d].ibdev, run->side[d].port))
 			return kperf_run_fail(run, -EINVAL, "mcast=1 needs RoCE ports (no SA join here)");
@@ -177,6 +179,8 @@ void kperf_mcast_detach(struct kperf_run *run)
 	u8 mac[ETH_ALEN];
 	struct ib_qp *qp;
 
+	if (run->rdma_mcast)
+		kperf_rdma_mcast_detach(run);
 	if (!run->mcast_joined)
 		return;
 	kperf_mcast_gid(run, &gid, mac);

@@ -76,7 +76,7 @@ static void kperf_post_target(struct kperf_run *run, union kperf_wr *u,
 		u->ud.ah = src->ah;
 		u->ud.remote_qpn = run->p.mcast ? KPERF_MCAST_QPN :
 				   dst->qp->qp_num;
-		u->ud.remote_qkey = KPERF_UD_QKEY;
+		u->ud.remote_qkey = src->qkey ?: KPERF_UD_QKEY;
 	} else if (op->atomic) {
 		u->atomic.remote_addr = dst->buf.addr;
 		u->atomic.rkey = kperf_post_rkey(run, dst);

@@ -16,6 +16,14 @@
  * DISCONNECTED and disconnects too (its DREP answers), the dev side hears
  * DISCONNECTED; then each QP and id is destroyed, the listener last.
  *
+ * qp=ud: the ids are of the UDP port space and "connecting" is a SIDR
+ * exchange. The peer side's new id gets a UD QP and accepts (a SIDR REP
+ * naming that QP and rdma_cm's Q_Key): that end is up. The dev side's
+ * ESTABLISHED carries the answer, whose address vector, QP number and
+ * Q_Key its sends then use (the QP number must be the peer end's). The
+ * peer end sends back by kperf's own address vector. There is nothing to
+ * disconnect.
+ *
  * The handlers run in rdma_cm's context, one event at a time per id; they
  * record what happened (kperf_cm_end.c) and never destroy an id, the
  * command does that in its own context. A CONNECT_REQUEST kperf does not
@@ -29,6 +37,7 @@
 #include <net/net_namespace.h>
 #include <rdma/ib_cache.h>
 #include <rdma/rdma_cm.h>
+#include <rdma/rdma_cm_ib.h>
 #include "kperf.h"
 
 /* How long the address and the route may take to resolve. */
@@ -219,6 +228,14 @@ static int kperf_rdma_cm_accept(struct kperf_run *run, struct rdma_cm_id *id,
 		what = "rdma_accept";
 		ret = rdma_accept(id, &param);
 	}
+	/* UD: the SIDR REP is all there is; the dev end's sends use its answer. */
+	if (!ret && run->p.qp_type == IB_QPT_UD) {
+		e->qkey = RDMA_UDP_QKEY;
+		ret = kperf_conn_ah(run, s, e, &run->side[0]);
+		if (!ret)
+			kperf_cm_end_set(pe, KPERF_CM_UP);
+		what = "rdma_create_ah";
+	}
 	if (!ret)
 		return 0;
 	if (id->qp)
@@ -238,8 +255,12 @@ static int kperf_rdma_cm_request(struct kperf_rdma_cm *rcm,
 	unsigned int i;
 	int ret = -EINVAL;
 
-	if (kperf_cm_priv_index(run, ev->param.conn.private_data,
-				ev->param.conn.private_data_len, &i))
+	const void *data = run->p.qp_type == IB_QPT_UD ?
+			   ev->param.ud.private_data : ev->param.conn.private_data;
+	u8 len = run->p.qp_type == IB_QPT_UD ? ev->param.ud.private_data_len :
+		 ev->param.conn.private_data_len;
+
+	if (kperf_cm_priv_index(run, data, len, &i))
 		return -EINVAL;	/* not ours: rdma_cm rejects it */
 	mutex_lock(&rcm->lock);
 	pe = &rcm->conns[i].end[1];
@@ -314,6 +335,14 @@ bool kperf_rdma_cm_event(struct kperf_cm_end *ce, struct rdma_cm_id *id,
 	}
 	if (next == KPERF_CM_IDLE)
 		return false;
+	/* A UD id's ESTABLISHED: the SIDR REP's answer, kept for the command. */
+	if (type == RDMA_CM_EVENT_ESTABLISHED && id->qp_type == IB_QPT_UD &&
+	    !ce->ud_set) {
+		ce->ud = ev->param.ud;
+		rdma_copy_ah_attr(&ce->ud.ah_attr, &ev->param.ud.ah_attr);
+		ce->ud.private_data = NULL;
+		ce->ud_set = true;
+	}
 	if (kperf_cm_end_state(ce) != KPERF_CM_FAILED)
 		kperf_cm_end_set(ce, next);
 	return true;
@@ -350,8 +379,9 @@ static struct rdma_cm_id *kperf_rdma_cm_id(struct kperf_run *run,
 	rcu_read_unlock();
 	if (!net)
 		return ERR_PTR(-ENETDOWN);
-	id = rdma_create_id(net, kperf_rdma_cm_handler, ce, RDMA_PS_TCP,
-			    run->p.qp_type);
+	id = rdma_create_id(net, kperf_rdma_cm_handler, ce,
+			    run->p.qp_type == IB_QPT_UD ? RDMA_PS_UDP :
+			    RDMA_PS_TCP, run->p.qp_type);
 	put_net(net);
 	return id;
 }
@@ -474,6 +504,32 @@ static int kperf_rdma_cm_resolve(struct kperf_run *run, unsigned int i)
 	return 0;
 }
 
+/*
+ * qp=ud, connection @i: the dev end sends by the SIDR REP's answer, which
+ * must name the peer end's QP.
+ */
+static int kperf_rdma_cm_ud(struct kperf_run *run, unsigned int i)
+{
+	struct kperf_cm_end *ce = &run->rdma_cm->conns[i].end[0];
+	struct kperf_end *e = &run->conns[i].end[0];
+	u32 peer_qpn = run->conns[i].end[1].qp->qp_num;
+
+	if (!ce->ud_set || ce->ud.qp_num != peer_qpn)
+		return kperf_run_fail(run, -EPROTO, "connection %u: the SIDR REP names QP %#x, the peer end's is %#x",
+				      i, ce->ud_set ? ce->ud.qp_num : 0, peer_qpn);
+	e->qkey = ce->ud.qkey;
+	e->ah = rdma_create_ah(run->side[0].pd, &ce->ud.ah_attr,
+			       RDMA_CREATE_AH_SLEEPABLE);
+	if (IS_ERR(e->ah)) {
+		int ret = PTR_ERR(e->ah);
+
+		e->ah = NULL;
+		return kperf_run_fail(run, ret, "connection %u: rdma_create_ah from the SIDR REP failed",
+				      i);
+	}
+	return 0;
+}
+
 /* Connection @i through the RDMA CM: resolved, connected, both ends up. */
 static int kperf_rdma_cm_connect(struct kperf_run *run, unsigned int i)
 {
@@ -502,6 +558,8 @@ static int kperf_rdma_cm_connect(struct kperf_run *run, unsigned int i)
 	ret = kperf_rdma_cm_step(pe, KPERF_CM_IDLE, KPERF_CM_UP);
 	if (ret)
 		return kperf_rdma_cm_fail(run, pe, ret, "connecting");
+	if (run->p.qp_type == IB_QPT_UD)
+		return kperf_rdma_cm_ud(run, i);
 	return 0;
 }
 
@@ -517,7 +575,8 @@ static int kperf_rdma_cm_disconnect_one(struct kperf_run *run,
 	int ret;
 
 	if (kperf_cm_end_state(ce) != KPERF_CM_UP ||
-	    kperf_cm_end_state(pe) != KPERF_CM_UP)
+	    kperf_cm_end_state(pe) != KPERF_CM_UP ||
+	    run->p.qp_type == IB_QPT_UD)
 		return 0;
 	ret = rdma_disconnect(ce->rdma);
 	if (ret)
@@ -551,6 +610,10 @@ static int kperf_rdma_cm_disconnect(struct kperf_run *run)
 /* The QP and the id of one end, in that order. */
 static void kperf_rdma_cm_destroy(struct kperf_cm_end *ce, struct kperf_end *e)
 {
+	if (ce->ud_set) {
+		rdma_destroy_ah_attr(&ce->ud.ah_attr);
+		ce->ud_set = false;
+	}
 	if (!ce->rdma)
 		return;
 	if (ce->rdma->qp)
