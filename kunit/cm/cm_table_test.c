@@ -6,6 +6,7 @@
 #include <rdma/ib_mad.h>
 
 #include "core/cm/cm.h"
+#include "kunit/cm/cm_fixture.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
@@ -166,124 +167,6 @@ static const char *const state_names[CM_STATES] = {
 	"SIDR_REQ_SENT", "SIDR_REQ_RCVD",
 };
 
-/* ---- The fake wire ------------------------------------------------------- */
-
-static struct {
-	int sent, last_kind, ret;
-	struct cm_out last;
-	bool reply_irqs_off;	/* the last reply went with IRQs off */
-} wire;
-
-static int fake_send(struct cm_id_priv *priv, struct cm_out *out)
-{
-	if (wire.ret)
-		return wire.ret;
-	wire.sent++;
-	wire.last_kind = out->kind;
-	wire.last = *out;
-	return 0;
-}
-
-static int fake_reply(const struct cm_in *in, struct cm_out *out)
-{
-	wire.reply_irqs_off = irqs_disabled();
-	return fake_send(NULL, out);
-}
-
-static void fake_cancel(struct cm_id_priv *priv)
-{
-}
-
-static int fake_extend(struct cm_id_priv *priv, unsigned int timeout_ms)
-{
-	return 0;
-}
-
-static int fake_av_from_path(struct cm_av *av, struct ib_device *device,
-			     struct sa_path_rec *path,
-			     const struct ib_gid_attr *sgid_attr)
-{
-	return 0;
-}
-
-static int fake_av_from_wc(struct cm_av *av, const struct cm_in *in)
-{
-	av->port = in->port;
-	return 0;
-}
-
-static const struct cm_wire_ops fake_wire = {
-	.send = fake_send, .reply = fake_reply, .cancel = fake_cancel,
-	.extend = fake_extend, .av_from_path = fake_av_from_path,
-	.av_from_wc = fake_av_from_wc,
-};
-
-/* ---- One id in a chosen state -------------------------------------------- */
-
-static struct ib_device fake_dev = { .node_guid = cpu_to_be64(0x1122334455667788ULL) };
-
-/* The port messages arrive on; its counters start at zero in every case. */
-static struct cm_device *fake_cm_dev;
-static struct cm_port fake_port;
-
-static void expect_count(struct kunit *test, enum cm_count_group group,
-			 enum cm_msg_kind kind, long want)
-{
-	KUNIT_EXPECT_EQ_MSG(test, atomic_long_read(&fake_port.counts[group][kind]),
-			    want, "counter group %d, %s", group,
-			    cm_input_name((enum cm_input)kind));
-}
-
-static long port_sum(enum cm_count_group group)
-{
-	long sum = 0;
-	unsigned int k;
-
-	for (k = 0; k < CM_MSG_KINDS; k++)
-		sum += atomic_long_read(&fake_port.counts[group][k]);
-	return sum;
-}
-
-struct events {
-	int count;
-	int last;
-	struct ib_cm_id *new_id;
-	const struct ib_gid_attr *sgid_attr;	/* of the REQ_RECEIVED */
-};
-
-static int record_event(struct ib_cm_id *cm_id, const struct ib_cm_event *ev)
-{
-	struct events *e = cm_id->context;
-
-	if (e) {
-		e->count++;
-		e->last = ev->event;
-		if (ev->event == IB_CM_REQ_RECEIVED) {
-			e->new_id = cm_id;
-			e->sgid_attr = ev->param.req_rcvd.ppath_sgid_attr;
-		}
-	}
-	return 0;
-}
-
-static int cm_test_init(struct kunit *test)
-{
-	fake_cm_dev = kunit_kzalloc(test, sizeof(*fake_cm_dev), GFP_KERNEL);
-	if (!fake_cm_dev)
-		return -ENOMEM;
-	fake_cm_dev->device = &fake_dev;
-	memset(&fake_port, 0, sizeof(fake_port));
-	fake_port.dev = fake_cm_dev;
-	fake_port.port_num = 1;
-	memset(&wire, 0, sizeof(wire));
-	cm_wire_set(&fake_wire);
-	return 0;
-}
-
-static void cm_test_exit(struct kunit *test)
-{
-	cm_wire_set(NULL);
-}
 
 static bool state_has_connection(enum ib_cm_state s)
 {
@@ -552,35 +435,6 @@ static void cm_ack_timeout_test(struct kunit *test)
 
 /* ---- Malformed and unroutable MADs --------------------------------------- */
 
-static struct ib_mad_recv_wc *rwc_make(struct kunit *test, u8 class,
-				       u8 version, u8 method, u16 attr)
-{
-	struct ib_mad_recv_wc *rwc = kunit_kzalloc(test, sizeof(*rwc),
-						   GFP_KERNEL);
-	struct ib_mad *mad = kunit_kzalloc(test, sizeof(*mad), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, rwc);
-	KUNIT_ASSERT_NOT_NULL(test, mad);
-	mad->mad_hdr.base_version = IB_MGMT_BASE_VERSION;
-	mad->mad_hdr.mgmt_class = class;
-	mad->mad_hdr.class_version = version;
-	mad->mad_hdr.method = method;
-	mad->mad_hdr.attr_id = cpu_to_be16(attr);
-	rwc->recv_buf.mad = mad;
-	rwc->mad_len = sizeof(*mad);
-	return rwc;
-}
-
-static struct ib_mad_recv_wc *cm_mad(struct kunit *test, enum cm_msg_kind k,
-				     const void *msg)
-{
-	struct ib_mad_recv_wc *rwc = rwc_make(test, IB_MGMT_CLASS_CM, 2,
-					      IB_MGMT_METHOD_SEND, 0);
-
-	cm_msg_hdr_init(&rwc->recv_buf.mad->mad_hdr, k, cpu_to_be64(7));
-	cm_msg_encode(k, msg, rwc->recv_buf.mad);
-	return rwc;
-}
 
 static void cm_recv_check_test(struct kunit *test)
 {
