@@ -50,18 +50,37 @@ static int cm_recv_feed(struct cm_id_priv *priv, struct cm_in *in)
 	return ret;
 }
 
+/*
+ * The bytes of the MAD that arrived. The MAD layer hands every receive
+ * over as a whole MAD (mad_len 256), the buffer zeroed beyond what came
+ * in; only the completion says how much did: its byte count, which on a
+ * UD QP includes the 40 bytes kept for the GRH. Every CM message fills
+ * the whole MAD, so a shorter one was cut on the way (or sent so).
+ */
+static size_t cm_recv_len(const struct ib_mad_recv_wc *rwc)
+{
+	u32 got;
+
+	if (!rwc->wc)
+		return rwc->mad_len;
+	got = rwc->wc->byte_len;
+	got = got > sizeof(struct ib_grh) ? got - sizeof(struct ib_grh) : 0;
+	return min_t(size_t, rwc->mad_len, got);
+}
+
 /**
  * cm_recv_check() - Whether a received MAD is a CM message we can decode
  * @rwc: the receive
  *
- * Return: its enum cm_msg_kind, or -EINVAL (too short, not CM class
- * version 2, not a SEND, an attribute that is no CM message).
+ * Return: its enum cm_msg_kind, or -EINVAL (shorter than a whole MAD, not
+ * CM class version 2, not a SEND, an attribute that is no CM message).
  */
 int cm_recv_check(const struct ib_mad_recv_wc *rwc)
 {
 	const struct ib_mad_hdr *hdr;
 
-	if (!rwc || !rwc->recv_buf.mad || rwc->mad_len < sizeof(struct ib_mad))
+	if (!rwc || !rwc->recv_buf.mad ||
+	    cm_recv_len(rwc) < sizeof(struct ib_mad))
 		return -EINVAL;
 	hdr = &rwc->recv_buf.mad->mad_hdr;
 	if (hdr->base_version != IB_MGMT_BASE_VERSION ||

@@ -477,6 +477,54 @@ static void cm_recv_malformed_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, wire.sent, 0);
 }
 
+/*
+ * The MAD layer hands a short datagram over as a whole MAD, zero beyond
+ * what came in; the completion's byte count (GRH room included) tells.
+ * A REQ one byte short is dropped as malformed before it reaches the
+ * listener; the same REQ whole is taken.
+ */
+static void cm_recv_truncated_test(struct kunit *test)
+{
+	long before = atomic_long_read(&cm_drops[CM_DROP_MALFORMED]);
+	struct cm_msg_req req = { .local_comm_id = 0x377, .service_id = 0x4545,
+				  .local_qpn = 0x399, .local_ca_guid = 0x355 };
+	struct events ev = { .last = NONE };
+	struct ib_mad_recv_wc *rwc;
+	struct ib_cm_id *listen;
+	struct ib_wc *wc;
+
+	wc = kunit_kzalloc(test, sizeof(*wc), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, wc);
+	listen = ib_create_cm_id(&fake_dev, record_event, &ev);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(listen));
+	KUNIT_ASSERT_EQ(test, ib_cm_listen(listen, cpu_to_be64(0x4545)), 0);
+
+	rwc = cm_mad(test, CM_MSG_REQ, &req);
+	rwc->wc = wc;
+	wc->byte_len = sizeof(struct ib_grh) + sizeof(struct ib_mad) - 1;
+	KUNIT_EXPECT_EQ(test, cm_recv_mad(&fake_port, rwc), -EINVAL);
+	flush_workqueue(cm.wq);
+	KUNIT_EXPECT_EQ(test, ev.count, 0);
+	KUNIT_EXPECT_EQ(test, port_sum(CM_COUNT_RX), 0L);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&cm_drops[CM_DROP_MALFORMED]) - before,
+			1L);
+	/* Not even the header: the GRH room alone, or less. */
+	wc->byte_len = sizeof(struct ib_grh);
+	KUNIT_EXPECT_EQ(test, cm_recv_mad(&fake_port, rwc), -EINVAL);
+	wc->byte_len = 3;
+	KUNIT_EXPECT_EQ(test, cm_recv_mad(&fake_port, rwc), -EINVAL);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&cm_drops[CM_DROP_MALFORMED]) - before,
+			3L);
+
+	wc->byte_len = sizeof(struct ib_grh) + sizeof(struct ib_mad);
+	KUNIT_EXPECT_EQ(test, cm_recv_mad(&fake_port, rwc), 0);
+	flush_workqueue(cm.wq);
+	KUNIT_EXPECT_EQ(test, ev.count, 1);
+	KUNIT_ASSERT_NOT_NULL(test, ev.new_id);
+	ib_destroy_cm_id(ev.new_id);
+	ib_destroy_cm_id(listen);
+}
+
 /* Messages for comm IDs nobody has: dropped; a DREQ still gets its DREP. */
 static void cm_recv_unknown_id_test(struct kunit *test)
 {
@@ -724,6 +772,7 @@ static struct kunit_suite cm_table_suite = {
 static struct kunit_case cm_recv_cases[] = {
 	KUNIT_CASE(cm_recv_check_test),
 	KUNIT_CASE(cm_recv_malformed_test),
+	KUNIT_CASE(cm_recv_truncated_test),
 	KUNIT_CASE(cm_recv_unknown_id_test),
 	KUNIT_CASE(cm_recv_no_listener_test),
 	KUNIT_CASE(cm_recv_listen_req_test),
