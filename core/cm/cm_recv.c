@@ -92,6 +92,28 @@ int cm_recv_check(const struct ib_mad_recv_wc *rwc)
 }
 EXPORT_SYMBOL_IF_KUNIT(cm_recv_check);
 
+/*
+ * A length field that claims more than its field holds. IBA gives the
+ * REJ's ARI, the SIDR REP's and the APR's additional information 72
+ * bytes each, and 6.1 refuses to send more; a peer that says otherwise
+ * sent garbage, which no consumer should be handed (6.1 hands it on).
+ */
+static const char *cm_recv_bad_length(int kind, const union cm_msg_any *m)
+{
+	switch (kind) {
+	case CM_MSG_REJ:
+		return m->rej.ari_length > CM_REJ_ARI_SIZE ? "ARI length" : NULL;
+	case CM_MSG_SIDR_REP:
+		return m->sidr_rep.info_length > CM_SIDR_REP_INFO_SIZE ?
+		       "additional information length" : NULL;
+	case CM_MSG_APR:
+		return m->apr.info_length > CM_APR_INFO_SIZE ?
+		       "additional information length" : NULL;
+	default:
+		return NULL;
+	}
+}
+
 /* ---- Messages to an existing id ----------------------------------------- */
 
 static struct cm_id_priv *cm_recv_by_ids(u32 local, u32 remote)
@@ -359,6 +381,7 @@ int cm_recv_mad(struct cm_port *port, const struct ib_mad_recv_wc *rwc)
 	union cm_msg_any *msg;
 	struct cm_in in = { .port = port, .wc = rwc };
 	int kind = cm_recv_check(rwc);
+	const char *why;
 	int ret;
 
 	if (kind < 0) {
@@ -374,6 +397,12 @@ int cm_recv_mad(struct cm_port *port, const struct ib_mad_recv_wc *rwc)
 	in.input = kind;
 	in.msg = msg;
 	in.tid = rwc->recv_buf.mad->mad_hdr.tid;
+	why = cm_recv_bad_length(kind, msg);
+	if (why) {
+		cm_recv_drop(CM_DROP_MALFORMED, &in, why);
+		kfree(msg);
+		return -EINVAL;
+	}
 	if (kind == CM_MSG_REJ && msg->rej.reason == IB_CM_REJ_STALE_CONN)
 		in.input = CM_IN_REJ_STALE;
 	if (kind == CM_MSG_REQ)

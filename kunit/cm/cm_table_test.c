@@ -525,6 +525,66 @@ static void cm_recv_truncated_test(struct kunit *test)
 	ib_destroy_cm_id(listen);
 }
 
+/*
+ * A REJ's ARI and a SIDR REP's or APR's additional information hold 72
+ * bytes: a length beyond is garbage, dropped as malformed before any id
+ * sees it (but counted as received). 72 itself is taken.
+ */
+static void cm_recv_bad_length_test(struct kunit *test)
+{
+	long before = atomic_long_read(&cm_drops[CM_DROP_MALFORMED]);
+	struct cm_msg_rej *rej = kunit_kzalloc(test, sizeof(*rej), GFP_KERNEL);
+	struct cm_msg_sidr_rep *srep = kunit_kzalloc(test, sizeof(*srep),
+						     GFP_KERNEL);
+	struct cm_msg_apr *apr = kunit_kzalloc(test, sizeof(*apr), GFP_KERNEL);
+	struct events ev = { .last = NONE }, sev = { .last = NONE };
+	struct cm_id_priv *priv, *sidr;
+
+	KUNIT_ASSERT_NOT_NULL(test, rej);
+	KUNIT_ASSERT_NOT_NULL(test, srep);
+	KUNIT_ASSERT_NOT_NULL(test, apr);
+	priv = id_in_state(test, IB_CM_REQ_SENT, &ev);
+	cm_id_publish(priv);
+	sidr = id_in_state(test, IB_CM_SIDR_REQ_SENT, &sev);
+	cm_id_publish(sidr);
+	rej->remote_comm_id = be32_to_cpu(priv->id.local_id);
+	rej->reason = IB_CM_REJ_CONSUMER_DEFINED;
+	rej->ari_length = CM_REJ_ARI_SIZE + 1;
+	srep->request_id = be32_to_cpu(sidr->id.local_id);
+	srep->info_length = CM_SIDR_REP_INFO_SIZE + 1;
+	apr->remote_comm_id = rej->remote_comm_id;
+	apr->info_length = 0xff;
+
+	KUNIT_EXPECT_EQ(test, cm_recv_mad(&fake_port, cm_mad(test, CM_MSG_REJ, rej)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, cm_recv_mad(&fake_port,
+					  cm_mad(test, CM_MSG_SIDR_REP, srep)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, cm_recv_mad(&fake_port, cm_mad(test, CM_MSG_APR, apr)),
+			-EINVAL);
+	flush_workqueue(cm.wq);
+	KUNIT_EXPECT_EQ(test, ev.count + sev.count, 0);
+	KUNIT_EXPECT_EQ(test, priv->id.state, IB_CM_REQ_SENT);
+	KUNIT_EXPECT_EQ(test, sidr->id.state, IB_CM_SIDR_REQ_SENT);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&cm_drops[CM_DROP_MALFORMED]) - before,
+			3L);
+	expect_count(test, CM_COUNT_RX, CM_MSG_REJ, 1);
+
+	rej->ari_length = CM_REJ_ARI_SIZE;
+	srep->info_length = CM_SIDR_REP_INFO_SIZE;
+	KUNIT_EXPECT_EQ(test, cm_recv_mad(&fake_port, cm_mad(test, CM_MSG_REJ, rej)),
+			0);
+	KUNIT_EXPECT_EQ(test, cm_recv_mad(&fake_port,
+					  cm_mad(test, CM_MSG_SIDR_REP, srep)), 0);
+	flush_workqueue(cm.wq);
+	KUNIT_EXPECT_EQ(test, ev.last, (int)IB_CM_REJ_RECEIVED);
+	KUNIT_EXPECT_EQ(test, sev.last, (int)IB_CM_SIDR_REP_RECEIVED);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&cm_drops[CM_DROP_MALFORMED]) - before,
+			3L);
+	cm_id_destroy(priv, 0);
+	cm_id_destroy(sidr, 0);
+}
+
 /* Messages for comm IDs nobody has: dropped; a DREQ still gets its DREP. */
 static void cm_recv_unknown_id_test(struct kunit *test)
 {
@@ -773,6 +833,7 @@ static struct kunit_case cm_recv_cases[] = {
 	KUNIT_CASE(cm_recv_check_test),
 	KUNIT_CASE(cm_recv_malformed_test),
 	KUNIT_CASE(cm_recv_truncated_test),
+	KUNIT_CASE(cm_recv_bad_length_test),
 	KUNIT_CASE(cm_recv_unknown_id_test),
 	KUNIT_CASE(cm_recv_no_listener_test),
 	KUNIT_CASE(cm_recv_listen_req_test),
