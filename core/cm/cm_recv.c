@@ -335,6 +335,18 @@ out:
 	return ret;
 }
 
+/* A SIDR REQ nobody listens for: its sender is told "unsupported" (6.1). */
+static void cm_recv_sidr_unsupported(const struct cm_in *in)
+{
+	const struct cm_msg_sidr_req *req = in->msg;
+	struct cm_out out = { .kind = CM_MSG_SIDR_REP, .tid = in->tid };
+
+	out.msg.sidr_rep.request_id = req->request_id;
+	out.msg.sidr_rep.status = IB_SIDR_UNSUPPORTED;
+	out.msg.sidr_rep.service_id = req->service_id;
+	cm_reply(in, &out);
+}
+
 static int cm_recv_sidr_req(struct cm_in *in)
 {
 	const struct cm_msg_sidr_req *req = in->msg;
@@ -345,6 +357,7 @@ static int cm_recv_sidr_req(struct cm_in *in)
 				  cpu_to_be64(req->service_id));
 	if (!listener) {
 		cm_recv_drop(CM_DROP_NO_ID, in, "no listener");
+		cm_recv_sidr_unsupported(in);
 		return -ENOENT;
 	}
 	in->listener = listener;

@@ -622,6 +622,37 @@ static void cm_recv_no_listener_test(struct kunit *test)
 }
 
 /*
+ * A SIDR REQ nobody listens for is answered with a SIDR REP of status 1
+ * (IB_SIDR_UNSUPPORTED): its request ID, service ID and TID, no QP.
+ */
+static void cm_recv_sidr_no_listener_test(struct kunit *test)
+{
+	long before = atomic_long_read(&cm_drops[CM_DROP_NO_ID]);
+	struct cm_msg_sidr_req *req = kunit_kzalloc(test, sizeof(*req),
+						    GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, req);
+	req->request_id = 0x1357;
+	req->pkey = 0xffff;
+	req->service_id = 0x0106000000004321ULL;
+	KUNIT_EXPECT_EQ(test, cm_recv_mad(&fake_port,
+					  cm_mad(test, CM_MSG_SIDR_REQ, req)),
+			-ENOENT);
+	KUNIT_EXPECT_EQ(test, wire.sent, 1);
+	KUNIT_EXPECT_EQ(test, wire.last_kind, (int)CM_MSG_SIDR_REP);
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(wire.last.tid), 7ULL);
+	KUNIT_EXPECT_EQ(test, wire.last.msg.sidr_rep.request_id, 0x1357U);
+	KUNIT_EXPECT_EQ(test, wire.last.msg.sidr_rep.status,
+			(u8)IB_SIDR_UNSUPPORTED);
+	KUNIT_EXPECT_EQ(test, wire.last.msg.sidr_rep.service_id,
+			0x0106000000004321ULL);
+	KUNIT_EXPECT_EQ(test, wire.last.msg.sidr_rep.qpn, 0U);
+	KUNIT_EXPECT_EQ(test, wire.last.msg.sidr_rep.qkey, 0U);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&cm_drops[CM_DROP_NO_ID]) - before,
+			1L);
+}
+
+/*
  * A listener, a REQ: a new id in REQ_RCVD reported to the listener's
  * handler. The same REQ again is a duplicate; a REQ from the same remote
  * QP under another comm ID is stale.
@@ -836,6 +867,7 @@ static struct kunit_case cm_recv_cases[] = {
 	KUNIT_CASE(cm_recv_bad_length_test),
 	KUNIT_CASE(cm_recv_unknown_id_test),
 	KUNIT_CASE(cm_recv_no_listener_test),
+	KUNIT_CASE(cm_recv_sidr_no_listener_test),
 	KUNIT_CASE(cm_recv_listen_req_test),
 	KUNIT_CASE(cm_recv_roce_sgid_attr_test),
 	KUNIT_CASE(cm_recv_counters_test),
