@@ -24,11 +24,24 @@ union cm_msg_any {
 /* MessageMRAed / MessageRejected value for a REQ. */
 #define CM_MSG_ANSWERS_REQ	0
 
+/*
+ * Count a message dropped and say why, rate limited: every drop is the
+ * peer's doing, one line per packet would let it flood the log. A message
+ * that breaks the protocol is worth a warning; one that finds nobody (a
+ * connection gone, a service nobody offers) is routine.
+ */
 static void cm_recv_drop(enum cm_drop_reason reason, const struct cm_in *in,
 			 const char *why)
 {
 	atomic_long_inc(&cm_drops[reason]);
-	pr_debug("%s dropped: %s\n", cm_input_name(in->input), why);
+	if (reason == CM_DROP_MALFORMED)
+		pr_warn_ratelimited("port %u: malformed %s dropped: %s\n",
+				    in->port->port_num,
+				    cm_input_name(in->input), why);
+	else
+		pr_debug_ratelimited("port %u: %s dropped: %s\n",
+				     in->port->port_num,
+				     cm_input_name(in->input), why);
 }
 
 /*
@@ -399,7 +412,8 @@ int cm_recv_mad(struct cm_port *port, const struct ib_mad_recv_wc *rwc)
 
 	if (kind < 0) {
 		atomic_long_inc(&cm_drops[CM_DROP_MALFORMED]);
-		pr_debug_ratelimited("malformed CM MAD dropped\n");
+		pr_warn_ratelimited("port %u: malformed CM MAD dropped (short, header, attribute)\n",
+				    port->port_num);
 		return -EINVAL;
 	}
 	atomic_long_inc(&port->counts[CM_COUNT_RX][kind]);

@@ -219,9 +219,10 @@ static int cm_table_refuse(struct cm_id_priv *priv, const struct cm_in *in)
 {
 	if (cm_input_is_message(in->input))
 		atomic_long_inc(&cm_drops[CM_DROP_STATE]);
-	pr_debug("cm_id %08x: %s not taken in state %d\n",
-		 be32_to_cpu(priv->id.local_id), cm_input_name(in->input),
-		 priv->id.state);
+	/* Rate limited: a message here is the peer's doing. */
+	pr_debug_ratelimited("cm_id %08x: %s not taken in state %d\n",
+			     be32_to_cpu(priv->id.local_id),
+			     cm_input_name(in->input), priv->id.state);
 	return -EINVAL;
 }
 
