@@ -585,6 +585,47 @@ static void cm_recv_bad_length_test(struct kunit *test)
 	cm_id_destroy(sidr, 0);
 }
 
+/*
+ * A REP naming a remote comm ID and CA GUID another connection has is
+ * refused: one drop (refused), no duplicate (it repeats nothing this id
+ * got; 6.1 counts none), no event, the id still waits for its REP.
+ */
+static void cm_recv_rep_taken_test(struct kunit *test)
+{
+	long refused = atomic_long_read(&cm_drops[CM_DROP_REFUSED]);
+	long dups = atomic_long_read(&cm_drops[CM_DROP_DUPLICATE]);
+	struct cm_msg_rep *rep = kunit_kzalloc(test, sizeof(*rep), GFP_KERNEL);
+	struct events ea = { .last = NONE }, eb = { .last = NONE };
+	struct cm_id_priv *a, *b;
+
+	KUNIT_ASSERT_NOT_NULL(test, rep);
+	a = id_in_state(test, IB_CM_REQ_SENT, &ea);
+	b = id_in_state(test, IB_CM_REQ_SENT, &eb);
+	cm_id_publish(a);
+	cm_id_publish(b);
+	rep->local_comm_id = 0x6543;
+	rep->local_ca_guid = 0x6789;
+	rep->local_qpn = 0x66;
+	rep->remote_comm_id = be32_to_cpu(a->id.local_id);
+	KUNIT_EXPECT_EQ(test, cm_recv_mad(&fake_port, cm_mad(test, CM_MSG_REP, rep)),
+			0);
+	rep->remote_comm_id = be32_to_cpu(b->id.local_id);
+	rep->local_qpn = 0x67;
+	KUNIT_EXPECT_NE(test, cm_recv_mad(&fake_port, cm_mad(test, CM_MSG_REP, rep)),
+			0);
+	flush_workqueue(cm.wq);
+	KUNIT_EXPECT_EQ(test, ea.count, 1);
+	KUNIT_EXPECT_EQ(test, eb.count, 0);
+	KUNIT_EXPECT_EQ(test, b->id.state, IB_CM_REQ_SENT);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&cm_drops[CM_DROP_REFUSED]) - refused,
+			1L);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&cm_drops[CM_DROP_DUPLICATE]) - dups,
+			0L);
+	KUNIT_EXPECT_EQ(test, port_sum(CM_COUNT_RX_DUP), 0L);
+	cm_id_destroy(b, 0);
+	cm_id_destroy(a, 0);
+}
+
 /* Messages for comm IDs nobody has: dropped; a DREQ still gets its DREP. */
 static void cm_recv_unknown_id_test(struct kunit *test)
 {
@@ -865,6 +906,7 @@ static struct kunit_case cm_recv_cases[] = {
 	KUNIT_CASE(cm_recv_malformed_test),
 	KUNIT_CASE(cm_recv_truncated_test),
 	KUNIT_CASE(cm_recv_bad_length_test),
+	KUNIT_CASE(cm_recv_rep_taken_test),
 	KUNIT_CASE(cm_recv_unknown_id_test),
 	KUNIT_CASE(cm_recv_no_listener_test),
 	KUNIT_CASE(cm_recv_sidr_no_listener_test),
