@@ -97,9 +97,15 @@ static inline long port_sum(enum cm_count_group group)
 	return sum;
 }
 
+/*
+ * What an owner saw: events, the last one's type, the id a REQ or SIDR
+ * REQ made (valid while @ret is 0: a non-zero @ret, returned from every
+ * event, makes ib_cm destroy the id itself).
+ */
 struct events {
 	int count;
 	int last;
+	int ret;
 	struct ib_cm_id *new_id;
 	const struct ib_gid_attr *sgid_attr;	/* of the REQ_RECEIVED */
 };
@@ -109,15 +115,17 @@ static inline int record_event(struct ib_cm_id *cm_id,
 {
 	struct events *e = cm_id->context;
 
-	if (e) {
-		e->count++;
-		e->last = ev->event;
-		if (ev->event == IB_CM_REQ_RECEIVED) {
-			e->new_id = cm_id;
-			e->sgid_attr = ev->param.req_rcvd.ppath_sgid_attr;
-		}
+	if (!e)
+		return 0;
+	e->count++;
+	e->last = ev->event;
+	if (ev->event == IB_CM_REQ_RECEIVED) {
+		e->new_id = cm_id;
+		e->sgid_attr = ev->param.req_rcvd.ppath_sgid_attr;
 	}
-	return 0;
+	if (ev->event == IB_CM_SIDR_REQ_RECEIVED)
+		e->new_id = cm_id;
+	return e->ret;
 }
 
 static inline int cm_test_init(struct kunit *test)
@@ -137,6 +145,33 @@ static inline int cm_test_init(struct kunit *test)
 static inline void cm_test_exit(struct kunit *test)
 {
 	cm_wire_set(NULL);
+}
+
+/* ---- One id in a chosen state -------------------------------------------- */
+
+static inline bool state_has_connection(enum ib_cm_state s)
+{
+	return s >= IB_CM_REQ_SENT && s <= IB_CM_DREQ_RCVD;
+}
+
+/*
+ * An id of @ev put in state @s as if it had got there, with a connection
+ * identity (not yet in the remote lookups) where @s has one. Not
+ * published: cm_id_publish() lets received messages find it.
+ */
+static inline struct cm_id_priv *id_in_state(struct kunit *test,
+					     enum ib_cm_state s,
+					     struct events *ev)
+{
+	struct cm_id_priv *priv = cm_id_alloc(&fake_dev, record_event, ev);
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(priv));
+	priv->id.state = s;
+	if (state_has_connection(s)) {
+		priv->tw = cm_timewait_alloc(priv, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, priv->tw);
+	}
+	return priv;
 }
 
 /* ---- Received MADs -------------------------------------------------------- */

@@ -168,25 +168,6 @@ static const char *const state_names[CM_STATES] = {
 };
 
 
-static bool state_has_connection(enum ib_cm_state s)
-{
-	return s >= IB_CM_REQ_SENT && s <= IB_CM_DREQ_RCVD;
-}
-
-static struct cm_id_priv *id_in_state(struct kunit *test, enum ib_cm_state s,
-				      struct events *ev)
-{
-	struct cm_id_priv *priv = cm_id_alloc(&fake_dev, record_event, ev);
-
-	KUNIT_ASSERT_FALSE(test, IS_ERR(priv));
-	priv->id.state = s;
-	if (state_has_connection(s)) {
-		priv->tw = cm_timewait_alloc(priv, GFP_KERNEL);
-		KUNIT_ASSERT_NOT_NULL(test, priv->tw);
-	}
-	return priv;
-}
-
 /* Unique comm IDs so connection lookups of one case never meet another's. */
 static u32 next_remote_id = 0x5000;
 
