@@ -370,6 +370,32 @@ static void cm_table_destroy_enomem_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, wire.sent, 0);
 }
 
+/*
+ * An id being destroyed takes no message, not even the REQ its IDLE
+ * state would take as a new id's first: a receive that found the id
+ * just before it was unpublished is dropped (for the state), not fed.
+ */
+static void cm_table_destroying_test(struct kunit *test)
+{
+	long drops = atomic_long_read(&cm_drops[CM_DROP_STATE]);
+	struct events ev = { .last = NONE };
+	struct cm_id_priv *priv = id_in_state(test, IB_CM_IDLE, &ev);
+	struct cm_msg_req req = { .local_comm_id = 0x1234 };
+	struct cm_in in = { .input = CM_IN_REQ, .port = &fake_port,
+			    .msg = &req };
+
+	priv->destroying = true;
+	KUNIT_EXPECT_EQ(test, cm_table_feed(priv, &in), -EINVAL);
+	KUNIT_EXPECT_EQ(test, priv->id.state, IB_CM_IDLE);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(priv->id.remote_id), 0U);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&cm_drops[CM_DROP_STATE]) - drops,
+			1L);
+	flush_workqueue(cm.wq);
+	KUNIT_EXPECT_EQ(test, ev.count, 0);
+	priv->destroying = false;
+	cm_id_destroy(priv, 0);
+}
+
 /* ---- Timer arithmetic ---------------------------------------------------- */
 
 /* 4.096 us * 2^x as a power-of-two number of ms, at least 1. */
@@ -870,6 +896,7 @@ static struct kunit_case cm_table_cases[] = {
 	KUNIT_CASE(cm_table_send_fails_test),
 	KUNIT_CASE(cm_table_mra_delay_test),
 	KUNIT_CASE(cm_table_destroy_enomem_test),
+	KUNIT_CASE(cm_table_destroying_test),
 	KUNIT_CASE(cm_convert_to_ms_test),
 	KUNIT_CASE(cm_ack_timeout_test),
 	{}
