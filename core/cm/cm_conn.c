@@ -289,9 +289,11 @@ int cm_h_rep(struct cm_id_priv *priv, const struct cm_in *in)
 }
 
 /*
- * Enter the REP's sender in the remote lookups. A connection that has
- * this remote comm ID already makes the REP a duplicate; one that has its
- * QP alive still makes it stale, and the peer gets a REJ saying so.
+ * Enter the REP's sender in the remote lookups. A connection of another
+ * id that has this remote comm ID already refuses the REP (counted once,
+ * as refused by the table: it repeats no message of this id, and 6.1
+ * counts no duplicate for it); one that has its QP alive still makes it
+ * stale, and the peer gets a REJ saying so.
  */
 static int cm_rep_claim(struct cm_id_priv *priv, const struct cm_in *in)
 {
@@ -313,8 +315,6 @@ static int cm_rep_claim(struct cm_id_priv *priv, const struct cm_in *in)
 		ret = -ESTALE;
 	}
 	spin_unlock(&cm.lock);
-	if (ret == -EALREADY)
-		cm_count_dup(in);
 	if (ret != -ESTALE)
 		return ret;
 	cm_rej_format(priv, &out, IB_CM_REJ_STALE_CONN, NULL, 0, NULL, 0);

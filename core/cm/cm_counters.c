@@ -148,10 +148,12 @@ void cm_counters_unpublish(struct cm_port *port)
  *
  * Every transmission counts in cm_tx_msgs, the resends also in
  * cm_tx_retries, whether the message was answered, timed out or was
- * cancelled. 6.1 takes any answer without a cm_id other than a REJ (an
- * MRA, RTU or DREP repeated for a duplicate, a DREP to a DREQ for a
- * connection gone) for a message sent once before and resent now: one
- * resend, so two in cm_tx_msgs. The numbers here are the same.
+ * cancelled. 6.1 takes any answer without a cm_id other than a REJ or a
+ * SIDR REP (an MRA, RTU or DREP repeated for a duplicate, a DREP to a DREQ
+ * for a connection gone) for a message sent once before and resent now:
+ * one resend, so two in cm_tx_msgs. The numbers here are the same. (6.1
+ * sends its "unsupported" SIDR REP from a cm_id of its own: one
+ * transmission.)
  *
  * Context: the agent's send handler; any context.
  */
@@ -164,7 +166,7 @@ void cm_counters_add_send(struct cm_port *port,
 
 	if (kind < 0)
 		return;
-	if (!buf->context[0] && kind != CM_MSG_REJ)
+	if (!buf->context[0] && kind != CM_MSG_REJ && kind != CM_MSG_SIDR_REP)
 		resends = 1;
 	atomic_long_add(1 + resends, &port->counts[CM_COUNT_TX][kind]);
 	atomic_long_add(resends, &port->counts[CM_COUNT_TX_RETRIES][kind]);

@@ -24,11 +24,24 @@ union cm_msg_any {
 /* MessageMRAed / MessageRejected value for a REQ. */
 #define CM_MSG_ANSWERS_REQ	0
 
+/*
+ * Count a message dropped and say why, rate limited: every drop is the
+ * peer's doing, one line per packet would let it flood the log. A message
+ * that breaks the protocol is worth a warning; one that finds nobody (a
+ * connection gone, a service nobody offers) is routine.
+ */
 static void cm_recv_drop(enum cm_drop_reason reason, const struct cm_in *in,
 			 const char *why)
 {
 	atomic_long_inc(&cm_drops[reason]);
-	pr_debug("%s dropped: %s\n", cm_input_name(in->input), why);
+	if (reason == CM_DROP_MALFORMED)
+		pr_warn_ratelimited("port %u: malformed %s dropped: %s\n",
+				    in->port->port_num,
+				    cm_input_name(in->input), why);
+	else
+		pr_debug_ratelimited("port %u: %s dropped: %s\n",
+				     in->port->port_num,
+				     cm_input_name(in->input), why);
 }
 
 /*
@@ -50,18 +63,37 @@ static int cm_recv_feed(struct cm_id_priv *priv, struct cm_in *in)
 	return ret;
 }
 
+/*
+ * The bytes of the MAD that arrived. The MAD layer hands every receive
+ * over as a whole MAD (mad_len 256), the buffer zeroed beyond what came
+ * in; only the completion says how much did: its byte count, which on a
+ * UD QP includes the 40 bytes kept for the GRH. Every CM message fills
+ * the whole MAD, so a shorter one was cut on the way (or sent so).
+ */
+static size_t cm_recv_len(const struct ib_mad_recv_wc *rwc)
+{
+	u32 got;
+
+	if (!rwc->wc)
+		return rwc->mad_len;
+	got = rwc->wc->byte_len;
+	got = got > sizeof(struct ib_grh) ? got - sizeof(struct ib_grh) : 0;
+	return min_t(size_t, rwc->mad_len, got);
+}
+
 /**
  * cm_recv_check() - Whether a received MAD is a CM message we can decode
  * @rwc: the receive
  *
- * Return: its enum cm_msg_kind, or -EINVAL (too short, not CM class
- * version 2, not a SEND, an attribute that is no CM message).
+ * Return: its enum cm_msg_kind, or -EINVAL (shorter than a whole MAD, not
+ * CM class version 2, not a SEND, an attribute that is no CM message).
  */
 int cm_recv_check(const struct ib_mad_recv_wc *rwc)
 {
 	const struct ib_mad_hdr *hdr;
 
-	if (!rwc || !rwc->recv_buf.mad || rwc->mad_len < sizeof(struct ib_mad))
+	if (!rwc || !rwc->recv_buf.mad ||
+	    cm_recv_len(rwc) < sizeof(struct ib_mad))
 		return -EINVAL;
 	hdr = &rwc->recv_buf.mad->mad_hdr;
 	if (hdr->base_version != IB_MGMT_BASE_VERSION ||
@@ -72,6 +104,28 @@ int cm_recv_check(const struct ib_mad_recv_wc *rwc)
 	return cm_msg_kind_of(hdr->attr_id);
 }
 EXPORT_SYMBOL_IF_KUNIT(cm_recv_check);
+
+/*
+ * A length field that claims more than its field holds. IBA gives the
+ * REJ's ARI, the SIDR REP's and the APR's additional information 72
+ * bytes each, and 6.1 refuses to send more; a peer that says otherwise
+ * sent garbage, which no consumer should be handed (6.1 hands it on).
+ */
+static const char *cm_recv_bad_length(int kind, const union cm_msg_any *m)
+{
+	switch (kind) {
+	case CM_MSG_REJ:
+		return m->rej.ari_length > CM_REJ_ARI_SIZE ? "ARI length" : NULL;
+	case CM_MSG_SIDR_REP:
+		return m->sidr_rep.info_length > CM_SIDR_REP_INFO_SIZE ?
+		       "additional information length" : NULL;
+	case CM_MSG_APR:
+		return m->apr.info_length > CM_APR_INFO_SIZE ?
+		       "additional information length" : NULL;
+	default:
+		return NULL;
+	}
+}
 
 /* ---- Messages to an existing id ----------------------------------------- */
 
@@ -294,6 +348,18 @@ out:
 	return ret;
 }
 
+/* A SIDR REQ nobody listens for: its sender is told "unsupported" (6.1). */
+static void cm_recv_sidr_unsupported(const struct cm_in *in)
+{
+	const struct cm_msg_sidr_req *req = in->msg;
+	struct cm_out out = { .kind = CM_MSG_SIDR_REP, .tid = in->tid };
+
+	out.msg.sidr_rep.request_id = req->request_id;
+	out.msg.sidr_rep.status = IB_SIDR_UNSUPPORTED;
+	out.msg.sidr_rep.service_id = req->service_id;
+	cm_reply(in, &out);
+}
+
 static int cm_recv_sidr_req(struct cm_in *in)
 {
 	const struct cm_msg_sidr_req *req = in->msg;
@@ -304,6 +370,7 @@ static int cm_recv_sidr_req(struct cm_in *in)
 				  cpu_to_be64(req->service_id));
 	if (!listener) {
 		cm_recv_drop(CM_DROP_NO_ID, in, "no listener");
+		cm_recv_sidr_unsupported(in);
 		return -ENOENT;
 	}
 	in->listener = listener;
@@ -340,11 +407,13 @@ int cm_recv_mad(struct cm_port *port, const struct ib_mad_recv_wc *rwc)
 	union cm_msg_any *msg;
 	struct cm_in in = { .port = port, .wc = rwc };
 	int kind = cm_recv_check(rwc);
+	const char *why;
 	int ret;
 
 	if (kind < 0) {
 		atomic_long_inc(&cm_drops[CM_DROP_MALFORMED]);
-		pr_debug_ratelimited("malformed CM MAD dropped\n");
+		pr_warn_ratelimited("port %u: malformed CM MAD dropped (short, header, attribute)\n",
+				    port->port_num);
 		return -EINVAL;
 	}
 	atomic_long_inc(&port->counts[CM_COUNT_RX][kind]);
@@ -355,6 +424,12 @@ int cm_recv_mad(struct cm_port *port, const struct ib_mad_recv_wc *rwc)
 	in.input = kind;
 	in.msg = msg;
 	in.tid = rwc->recv_buf.mad->mad_hdr.tid;
+	why = cm_recv_bad_length(kind, msg);
+	if (why) {
+		cm_recv_drop(CM_DROP_MALFORMED, &in, why);
+		kfree(msg);
+		return -EINVAL;
+	}
 	if (kind == CM_MSG_REJ && msg->rej.reason == IB_CM_REJ_STALE_CONN)
 		in.input = CM_IN_REJ_STALE;
 	if (kind == CM_MSG_REQ)

@@ -219,9 +219,10 @@ static int cm_table_refuse(struct cm_id_priv *priv, const struct cm_in *in)
 {
 	if (cm_input_is_message(in->input))
 		atomic_long_inc(&cm_drops[CM_DROP_STATE]);
-	pr_debug("cm_id %08x: %s not taken in state %d\n",
-		 be32_to_cpu(priv->id.local_id), cm_input_name(in->input),
-		 priv->id.state);
+	/* Rate limited: a message here is the peer's doing. */
+	pr_debug_ratelimited("cm_id %08x: %s not taken in state %d\n",
+			     be32_to_cpu(priv->id.local_id),
+			     cm_input_name(in->input), priv->id.state);
 	return -EINVAL;
 }
 
@@ -234,6 +235,11 @@ static int cm_table_refuse(struct cm_id_priv *priv, const struct cm_in *in)
  * succeeds, moves @priv to the cell's next state: the only place where a
  * cm_id changes state.
  *
+ * A message for an id being destroyed is refused whatever its state: a
+ * receive that looked the id up just before cm_id_destroy() unpublished
+ * it would otherwise find it in IDLE, whose cells take a REQ or SIDR REQ
+ * as the first message of a new id.
+ *
  * Return: the handler's result, or -EINVAL for an input the state does
  * not take.
  */
@@ -244,7 +250,7 @@ int cm_table_run(struct cm_id_priv *priv, const struct cm_in *in)
 
 	lockdep_assert_held(&priv->lock);
 	cell = cm_table_cell(priv->id.state, in->input);
-	if (!cell->fn)
+	if (!cell->fn || (priv->destroying && cm_input_is_message(in->input)))
 		return cm_table_refuse(priv, in);
 	ret = cell->fn(priv, in);
 	if (ret && cm_input_is_message(in->input))

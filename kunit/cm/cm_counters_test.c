@@ -107,7 +107,8 @@ static long count(struct cm_port *port, enum cm_count_group group,
 /*
  * 6.1's arithmetic: a message counts once per transmission in cm_tx_msgs
  * and once per resend in cm_tx_retries. An answer sent without a cm_id,
- * a REJ excepted, repeats one sent before and counts as a resend.
+ * a REJ or SIDR REP excepted, repeats one sent before and counts as a
+ * resend.
  */
 static void cm_counters_add_send_test(struct kunit *test)
 {
@@ -131,6 +132,11 @@ static void cm_counters_add_send_test(struct kunit *test)
 	cm_counters_add_send(port, sent(test, CM_MSG_REJ, false, 0));
 	KUNIT_EXPECT_EQ(test, count(port, CM_COUNT_TX, CM_MSG_REJ), 1L);
 	KUNIT_EXPECT_EQ(test, count(port, CM_COUNT_TX_RETRIES, CM_MSG_REJ), 0L);
+	/* Nor is a SIDR REP without an id (nobody listens: "unsupported"). */
+	cm_counters_add_send(port, sent(test, CM_MSG_SIDR_REP, false, 0));
+	KUNIT_EXPECT_EQ(test, count(port, CM_COUNT_TX, CM_MSG_SIDR_REP), 1L);
+	KUNIT_EXPECT_EQ(test, count(port, CM_COUNT_TX_RETRIES, CM_MSG_SIDR_REP),
+			0L);
 	/* No CM attribute: nothing counts. */
 	other = sent(test, CM_MSG_REQ, true, 0);
 	((struct ib_mad_hdr *)other->mad)->attr_id = cpu_to_be16(0x30);

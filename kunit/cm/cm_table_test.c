@@ -6,6 +6,7 @@
 #include <rdma/ib_mad.h>
 
 #include "core/cm/cm.h"
+#include "kunit/cm/cm_fixture.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
@@ -166,143 +167,6 @@ static const char *const state_names[CM_STATES] = {
 	"SIDR_REQ_SENT", "SIDR_REQ_RCVD",
 };
 
-/* ---- The fake wire ------------------------------------------------------- */
-
-static struct {
-	int sent, last_kind, ret;
-	struct cm_out last;
-	bool reply_irqs_off;	/* the last reply went with IRQs off */
-} wire;
-
-static int fake_send(struct cm_id_priv *priv, struct cm_out *out)
-{
-	if (wire.ret)
-		return wire.ret;
-	wire.sent++;
-	wire.last_kind = out->kind;
-	wire.last = *out;
-	return 0;
-}
-
-static int fake_reply(const struct cm_in *in, struct cm_out *out)
-{
-	wire.reply_irqs_off = irqs_disabled();
-	return fake_send(NULL, out);
-}
-
-static void fake_cancel(struct cm_id_priv *priv)
-{
-}
-
-static int fake_extend(struct cm_id_priv *priv, unsigned int timeout_ms)
-{
-	return 0;
-}
-
-static int fake_av_from_path(struct cm_av *av, struct ib_device *device,
-			     struct sa_path_rec *path,
-			     const struct ib_gid_attr *sgid_attr)
-{
-	return 0;
-}
-
-static int fake_av_from_wc(struct cm_av *av, const struct cm_in *in)
-{
-	av->port = in->port;
-	return 0;
-}
-
-static const struct cm_wire_ops fake_wire = {
-	.send = fake_send, .reply = fake_reply, .cancel = fake_cancel,
-	.extend = fake_extend, .av_from_path = fake_av_from_path,
-	.av_from_wc = fake_av_from_wc,
-};
-
-/* ---- One id in a chosen state -------------------------------------------- */
-
-static struct ib_device fake_dev = { .node_guid = cpu_to_be64(0x1122334455667788ULL) };
-
-/* The port messages arrive on; its counters start at zero in every case. */
-static struct cm_device *fake_cm_dev;
-static struct cm_port fake_port;
-
-static void expect_count(struct kunit *test, enum cm_count_group group,
-			 enum cm_msg_kind kind, long want)
-{
-	KUNIT_EXPECT_EQ_MSG(test, atomic_long_read(&fake_port.counts[group][kind]),
-			    want, "counter group %d, %s", group,
-			    cm_input_name((enum cm_input)kind));
-}
-
-static long port_sum(enum cm_count_group group)
-{
-	long sum = 0;
-	unsigned int k;
-
-	for (k = 0; k < CM_MSG_KINDS; k++)
-		sum += atomic_long_read(&fake_port.counts[group][k]);
-	return sum;
-}
-
-struct events {
-	int count;
-	int last;
-	struct ib_cm_id *new_id;
-	const struct ib_gid_attr *sgid_attr;	/* of the REQ_RECEIVED */
-};
-
-static int record_event(struct ib_cm_id *cm_id, const struct ib_cm_event *ev)
-{
-	struct events *e = cm_id->context;
-
-	if (e) {
-		e->count++;
-		e->last = ev->event;
-		if (ev->event == IB_CM_REQ_RECEIVED) {
-			e->new_id = cm_id;
-			e->sgid_attr = ev->param.req_rcvd.ppath_sgid_attr;
-		}
-	}
-	return 0;
-}
-
-static int cm_test_init(struct kunit *test)
-{
-	fake_cm_dev = kunit_kzalloc(test, sizeof(*fake_cm_dev), GFP_KERNEL);
-	if (!fake_cm_dev)
-		return -ENOMEM;
-	fake_cm_dev->device = &fake_dev;
-	memset(&fake_port, 0, sizeof(fake_port));
-	fake_port.dev = fake_cm_dev;
-	fake_port.port_num = 1;
-	memset(&wire, 0, sizeof(wire));
-	cm_wire_set(&fake_wire);
-	return 0;
-}
-
-static void cm_test_exit(struct kunit *test)
-{
-	cm_wire_set(NULL);
-}
-
-static bool state_has_connection(enum ib_cm_state s)
-{
-	return s >= IB_CM_REQ_SENT && s <= IB_CM_DREQ_RCVD;
-}
-
-static struct cm_id_priv *id_in_state(struct kunit *test, enum ib_cm_state s,
-				      struct events *ev)
-{
-	struct cm_id_priv *priv = cm_id_alloc(&fake_dev, record_event, ev);
-
-	KUNIT_ASSERT_FALSE(test, IS_ERR(priv));
-	priv->id.state = s;
-	if (state_has_connection(s)) {
-		priv->tw = cm_timewait_alloc(priv, GFP_KERNEL);
-		KUNIT_ASSERT_NOT_NULL(test, priv->tw);
-	}
-	return priv;
-}
 
 /* Unique comm IDs so connection lookups of one case never meet another's. */
 static u32 next_remote_id = 0x5000;
@@ -506,6 +370,32 @@ static void cm_table_destroy_enomem_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, wire.sent, 0);
 }
 
+/*
+ * An id being destroyed takes no message, not even the REQ its IDLE
+ * state would take as a new id's first: a receive that found the id
+ * just before it was unpublished is dropped (for the state), not fed.
+ */
+static void cm_table_destroying_test(struct kunit *test)
+{
+	long drops = atomic_long_read(&cm_drops[CM_DROP_STATE]);
+	struct events ev = { .last = NONE };
+	struct cm_id_priv *priv = id_in_state(test, IB_CM_IDLE, &ev);
+	struct cm_msg_req req = { .local_comm_id = 0x1234 };
+	struct cm_in in = { .input = CM_IN_REQ, .port = &fake_port,
+			    .msg = &req };
+
+	priv->destroying = true;
+	KUNIT_EXPECT_EQ(test, cm_table_feed(priv, &in), -EINVAL);
+	KUNIT_EXPECT_EQ(test, priv->id.state, IB_CM_IDLE);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(priv->id.remote_id), 0U);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&cm_drops[CM_DROP_STATE]) - drops,
+			1L);
+	flush_workqueue(cm.wq);
+	KUNIT_EXPECT_EQ(test, ev.count, 0);
+	priv->destroying = false;
+	cm_id_destroy(priv, 0);
+}
+
 /* ---- Timer arithmetic ---------------------------------------------------- */
 
 /* 4.096 us * 2^x as a power-of-two number of ms, at least 1. */
@@ -552,35 +442,6 @@ static void cm_ack_timeout_test(struct kunit *test)
 
 /* ---- Malformed and unroutable MADs --------------------------------------- */
 
-static struct ib_mad_recv_wc *rwc_make(struct kunit *test, u8 class,
-				       u8 version, u8 method, u16 attr)
-{
-	struct ib_mad_recv_wc *rwc = kunit_kzalloc(test, sizeof(*rwc),
-						   GFP_KERNEL);
-	struct ib_mad *mad = kunit_kzalloc(test, sizeof(*mad), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, rwc);
-	KUNIT_ASSERT_NOT_NULL(test, mad);
-	mad->mad_hdr.base_version = IB_MGMT_BASE_VERSION;
-	mad->mad_hdr.mgmt_class = class;
-	mad->mad_hdr.class_version = version;
-	mad->mad_hdr.method = method;
-	mad->mad_hdr.attr_id = cpu_to_be16(attr);
-	rwc->recv_buf.mad = mad;
-	rwc->mad_len = sizeof(*mad);
-	return rwc;
-}
-
-static struct ib_mad_recv_wc *cm_mad(struct kunit *test, enum cm_msg_kind k,
-				     const void *msg)
-{
-	struct ib_mad_recv_wc *rwc = rwc_make(test, IB_MGMT_CLASS_CM, 2,
-					      IB_MGMT_METHOD_SEND, 0);
-
-	cm_msg_hdr_init(&rwc->recv_buf.mad->mad_hdr, k, cpu_to_be64(7));
-	cm_msg_encode(k, msg, rwc->recv_buf.mad);
-	return rwc;
-}
 
 static void cm_recv_check_test(struct kunit *test)
 {
@@ -623,6 +484,155 @@ static void cm_recv_malformed_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, wire.sent, 0);
 }
 
+/*
+ * The MAD layer hands a short datagram over as a whole MAD, zero beyond
+ * what came in; the completion's byte count (GRH room included) tells.
+ * A REQ one byte short is dropped as malformed before it reaches the
+ * listener; the same REQ whole is taken.
+ */
+static void cm_recv_truncated_test(struct kunit *test)
+{
+	long before = atomic_long_read(&cm_drops[CM_DROP_MALFORMED]);
+	struct cm_msg_req req = { .local_comm_id = 0x377, .service_id = 0x4545,
+				  .local_qpn = 0x399, .local_ca_guid = 0x355 };
+	struct events ev = { .last = NONE };
+	struct ib_mad_recv_wc *rwc;
+	struct ib_cm_id *listen;
+	struct ib_wc *wc;
+
+	wc = kunit_kzalloc(test, sizeof(*wc), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, wc);
+	listen = ib_create_cm_id(&fake_dev, record_event, &ev);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(listen));
+	KUNIT_ASSERT_EQ(test, ib_cm_listen(listen, cpu_to_be64(0x4545)), 0);
+
+	rwc = cm_mad(test, CM_MSG_REQ, &req);
+	rwc->wc = wc;
+	wc->byte_len = sizeof(struct ib_grh) + sizeof(struct ib_mad) - 1;
+	KUNIT_EXPECT_EQ(test, cm_recv_mad(&fake_port, rwc), -EINVAL);
+	flush_workqueue(cm.wq);
+	KUNIT_EXPECT_EQ(test, ev.count, 0);
+	KUNIT_EXPECT_EQ(test, port_sum(CM_COUNT_RX), 0L);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&cm_drops[CM_DROP_MALFORMED]) - before,
+			1L);
+	/* Not even the header: the GRH room alone, or less. */
+	wc->byte_len = sizeof(struct ib_grh);
+	KUNIT_EXPECT_EQ(test, cm_recv_mad(&fake_port, rwc), -EINVAL);
+	wc->byte_len = 3;
+	KUNIT_EXPECT_EQ(test, cm_recv_mad(&fake_port, rwc), -EINVAL);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&cm_drops[CM_DROP_MALFORMED]) - before,
+			3L);
+
+	wc->byte_len = sizeof(struct ib_grh) + sizeof(struct ib_mad);
+	KUNIT_EXPECT_EQ(test, cm_recv_mad(&fake_port, rwc), 0);
+	flush_workqueue(cm.wq);
+	KUNIT_EXPECT_EQ(test, ev.count, 1);
+	KUNIT_ASSERT_NOT_NULL(test, ev.new_id);
+	ib_destroy_cm_id(ev.new_id);
+	ib_destroy_cm_id(listen);
+}
+
+/*
+ * A REJ's ARI and a SIDR REP's or APR's additional information hold 72
+ * bytes: a length beyond is garbage, dropped as malformed before any id
+ * sees it (but counted as received). 72 itself is taken.
+ */
+static void cm_recv_bad_length_test(struct kunit *test)
+{
+	long before = atomic_long_read(&cm_drops[CM_DROP_MALFORMED]);
+	struct cm_msg_rej *rej = kunit_kzalloc(test, sizeof(*rej), GFP_KERNEL);
+	struct cm_msg_sidr_rep *srep = kunit_kzalloc(test, sizeof(*srep),
+						     GFP_KERNEL);
+	struct cm_msg_apr *apr = kunit_kzalloc(test, sizeof(*apr), GFP_KERNEL);
+	struct events ev = { .last = NONE }, sev = { .last = NONE };
+	struct cm_id_priv *priv, *sidr;
+
+	KUNIT_ASSERT_NOT_NULL(test, rej);
+	KUNIT_ASSERT_NOT_NULL(test, srep);
+	KUNIT_ASSERT_NOT_NULL(test, apr);
+	priv = id_in_state(test, IB_CM_REQ_SENT, &ev);
+	cm_id_publish(priv);
+	sidr = id_in_state(test, IB_CM_SIDR_REQ_SENT, &sev);
+	cm_id_publish(sidr);
+	rej->remote_comm_id = be32_to_cpu(priv->id.local_id);
+	rej->reason = IB_CM_REJ_CONSUMER_DEFINED;
+	rej->ari_length = CM_REJ_ARI_SIZE + 1;
+	srep->request_id = be32_to_cpu(sidr->id.local_id);
+	srep->info_length = CM_SIDR_REP_INFO_SIZE + 1;
+	apr->remote_comm_id = rej->remote_comm_id;
+	apr->info_length = 0xff;
+
+	KUNIT_EXPECT_EQ(test, cm_recv_mad(&fake_port, cm_mad(test, CM_MSG_REJ, rej)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, cm_recv_mad(&fake_port,
+					  cm_mad(test, CM_MSG_SIDR_REP, srep)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, cm_recv_mad(&fake_port, cm_mad(test, CM_MSG_APR, apr)),
+			-EINVAL);
+	flush_workqueue(cm.wq);
+	KUNIT_EXPECT_EQ(test, ev.count + sev.count, 0);
+	KUNIT_EXPECT_EQ(test, priv->id.state, IB_CM_REQ_SENT);
+	KUNIT_EXPECT_EQ(test, sidr->id.state, IB_CM_SIDR_REQ_SENT);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&cm_drops[CM_DROP_MALFORMED]) - before,
+			3L);
+	expect_count(test, CM_COUNT_RX, CM_MSG_REJ, 1);
+
+	rej->ari_length = CM_REJ_ARI_SIZE;
+	srep->info_length = CM_SIDR_REP_INFO_SIZE;
+	KUNIT_EXPECT_EQ(test, cm_recv_mad(&fake_port, cm_mad(test, CM_MSG_REJ, rej)),
+			0);
+	KUNIT_EXPECT_EQ(test, cm_recv_mad(&fake_port,
+					  cm_mad(test, CM_MSG_SIDR_REP, srep)), 0);
+	flush_workqueue(cm.wq);
+	KUNIT_EXPECT_EQ(test, ev.last, (int)IB_CM_REJ_RECEIVED);
+	KUNIT_EXPECT_EQ(test, sev.last, (int)IB_CM_SIDR_REP_RECEIVED);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&cm_drops[CM_DROP_MALFORMED]) - before,
+			3L);
+	cm_id_destroy(priv, 0);
+	cm_id_destroy(sidr, 0);
+}
+
+/*
+ * A REP naming a remote comm ID and CA GUID another connection has is
+ * refused: one drop (refused), no duplicate (it repeats nothing this id
+ * got; 6.1 counts none), no event, the id still waits for its REP.
+ */
+static void cm_recv_rep_taken_test(struct kunit *test)
+{
+	long refused = atomic_long_read(&cm_drops[CM_DROP_REFUSED]);
+	long dups = atomic_long_read(&cm_drops[CM_DROP_DUPLICATE]);
+	struct cm_msg_rep *rep = kunit_kzalloc(test, sizeof(*rep), GFP_KERNEL);
+	struct events ea = { .last = NONE }, eb = { .last = NONE };
+	struct cm_id_priv *a, *b;
+
+	KUNIT_ASSERT_NOT_NULL(test, rep);
+	a = id_in_state(test, IB_CM_REQ_SENT, &ea);
+	b = id_in_state(test, IB_CM_REQ_SENT, &eb);
+	cm_id_publish(a);
+	cm_id_publish(b);
+	rep->local_comm_id = 0x6543;
+	rep->local_ca_guid = 0x6789;
+	rep->local_qpn = 0x66;
+	rep->remote_comm_id = be32_to_cpu(a->id.local_id);
+	KUNIT_EXPECT_EQ(test, cm_recv_mad(&fake_port, cm_mad(test, CM_MSG_REP, rep)),
+			0);
+	rep->remote_comm_id = be32_to_cpu(b->id.local_id);
+	rep->local_qpn = 0x67;
+	KUNIT_EXPECT_NE(test, cm_recv_mad(&fake_port, cm_mad(test, CM_MSG_REP, rep)),
+			0);
+	flush_workqueue(cm.wq);
+	KUNIT_EXPECT_EQ(test, ea.count, 1);
+	KUNIT_EXPECT_EQ(test, eb.count, 0);
+	KUNIT_EXPECT_EQ(test, b->id.state, IB_CM_REQ_SENT);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&cm_drops[CM_DROP_REFUSED]) - refused,
+			1L);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&cm_drops[CM_DROP_DUPLICATE]) - dups,
+			0L);
+	KUNIT_EXPECT_EQ(test, port_sum(CM_COUNT_RX_DUP), 0L);
+	cm_id_destroy(b, 0);
+	cm_id_destroy(a, 0);
+}
+
 /* Messages for comm IDs nobody has: dropped; a DREQ still gets its DREP. */
 static void cm_recv_unknown_id_test(struct kunit *test)
 {
@@ -657,6 +667,37 @@ static void cm_recv_no_listener_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, wire.last.msg.rej.reason,
 			(u16)IB_CM_REJ_INVALID_SERVICE_ID);
 	KUNIT_EXPECT_EQ(test, wire.last.msg.rej.remote_comm_id, 9U);
+}
+
+/*
+ * A SIDR REQ nobody listens for is answered with a SIDR REP of status 1
+ * (IB_SIDR_UNSUPPORTED): its request ID, service ID and TID, no QP.
+ */
+static void cm_recv_sidr_no_listener_test(struct kunit *test)
+{
+	long before = atomic_long_read(&cm_drops[CM_DROP_NO_ID]);
+	struct cm_msg_sidr_req *req = kunit_kzalloc(test, sizeof(*req),
+						    GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, req);
+	req->request_id = 0x1357;
+	req->pkey = 0xffff;
+	req->service_id = 0x0106000000004321ULL;
+	KUNIT_EXPECT_EQ(test, cm_recv_mad(&fake_port,
+					  cm_mad(test, CM_MSG_SIDR_REQ, req)),
+			-ENOENT);
+	KUNIT_EXPECT_EQ(test, wire.sent, 1);
+	KUNIT_EXPECT_EQ(test, wire.last_kind, (int)CM_MSG_SIDR_REP);
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(wire.last.tid), 7ULL);
+	KUNIT_EXPECT_EQ(test, wire.last.msg.sidr_rep.request_id, 0x1357U);
+	KUNIT_EXPECT_EQ(test, wire.last.msg.sidr_rep.status,
+			(u8)IB_SIDR_UNSUPPORTED);
+	KUNIT_EXPECT_EQ(test, wire.last.msg.sidr_rep.service_id,
+			0x0106000000004321ULL);
+	KUNIT_EXPECT_EQ(test, wire.last.msg.sidr_rep.qpn, 0U);
+	KUNIT_EXPECT_EQ(test, wire.last.msg.sidr_rep.qkey, 0U);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&cm_drops[CM_DROP_NO_ID]) - before,
+			1L);
 }
 
 /*
@@ -855,6 +896,7 @@ static struct kunit_case cm_table_cases[] = {
 	KUNIT_CASE(cm_table_send_fails_test),
 	KUNIT_CASE(cm_table_mra_delay_test),
 	KUNIT_CASE(cm_table_destroy_enomem_test),
+	KUNIT_CASE(cm_table_destroying_test),
 	KUNIT_CASE(cm_convert_to_ms_test),
 	KUNIT_CASE(cm_ack_timeout_test),
 	{}
@@ -870,8 +912,12 @@ static struct kunit_suite cm_table_suite = {
 static struct kunit_case cm_recv_cases[] = {
 	KUNIT_CASE(cm_recv_check_test),
 	KUNIT_CASE(cm_recv_malformed_test),
+	KUNIT_CASE(cm_recv_truncated_test),
+	KUNIT_CASE(cm_recv_bad_length_test),
+	KUNIT_CASE(cm_recv_rep_taken_test),
 	KUNIT_CASE(cm_recv_unknown_id_test),
 	KUNIT_CASE(cm_recv_no_listener_test),
+	KUNIT_CASE(cm_recv_sidr_no_listener_test),
 	KUNIT_CASE(cm_recv_listen_req_test),
 	KUNIT_CASE(cm_recv_roce_sgid_attr_test),
 	KUNIT_CASE(cm_recv_counters_test),
