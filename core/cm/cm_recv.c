@@ -294,6 +294,22 @@ out:
 	return ret;
 }
 
+/*
+ * A SIDR REQ for a service nobody listens on: the SIDR REP says so with
+ * status 1 (IB_SIDR_UNSUPPORTED), as 6.1 does, and names the request and
+ * the service; the asker hears UNREACHABLE at once instead of retrying.
+ */
+static void cm_recv_sidr_unsupported(const struct cm_in *in)
+{
+	const struct cm_msg_sidr_req *req = in->msg;
+	struct cm_out out = { .kind = CM_MSG_SIDR_REP, .tid = in->tid };
+
+	out.msg.sidr_rep.request_id = req->request_id;
+	out.msg.sidr_rep.status = IB_SIDR_UNSUPPORTED;
+	out.msg.sidr_rep.service_id = req->service_id;
+	cm_reply(in, &out);
+}
+
 static int cm_recv_sidr_req(struct cm_in *in)
 {
 	const struct cm_msg_sidr_req *req = in->msg;
@@ -304,6 +320,7 @@ static int cm_recv_sidr_req(struct cm_in *in)
 				  cpu_to_be64(req->service_id));
 	if (!listener) {
 		cm_recv_drop(CM_DROP_NO_ID, in, "no listener");
+		cm_recv_sidr_unsupported(in);
 		return -ENOENT;
 	}
 	in->listener = listener;
