@@ -243,7 +243,7 @@ static void cm_msg_rtu_dreq_drep_test(struct kunit *test)
 	expect_reencodes(test, CM_MSG_DREP, v, &drep);
 }
 
-/* REJ has no recording yet: its fields at the IBA table's bytes. */
+/* REJ's fields at the IBA table's bytes, ARI and private data to their last byte. */
 static void cm_msg_rej_layout_test(struct kunit *test)
 {
 	struct ib_mad *mad = kunit_kzalloc(test, sizeof(*mad), GFP_KERNEL);
