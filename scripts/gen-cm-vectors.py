@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
 """gen-cm-vectors.py - turn CM MADs captured from the inbox stack into
-kunit/cm/cm_vectors.h, the known answers of the ib_cm_msg KUnit suite.
+kunit/cm/cm_vectors.h, the known answers of the ib_cm_msg KUnit suite
+(the captures: kunit/cm/vectors/, made by scripts/record-cm-vectors.sh).
 
 Every RoCEv2 UD SEND_ONLY to QP1 whose MAD is of the CM class (0x07) in
 the given captures becomes one entry: the capture, the packet number, the
@@ -9,6 +10,13 @@ IPv4 source and destination and the 256 bytes of the MAD. Only the Python
 standard library is used.
 
     scripts/gen-cm-vectors.py [OUTPUT] PCAP...
+    scripts/gen-cm-vectors.py --list PCAP...
+
+--list prints one line per CM MAD instead: the capture, the packet
+number, source > destination, the message and what tells its kind of
+exchange apart (REJ reason, MRA's message, SIDR REP status), e.g.
+
+    mra.pcap 4 10.88.0.1 > 10.88.0.2 MRA mraed=0 timeout=24
 """
 import os
 import struct
@@ -56,8 +64,43 @@ def cm_mad(frame):
     return ip[12:16], ip[16:20], mad
 
 
+KINDS = ['REQ', 'MRA', 'REJ', 'REP', 'RTU', 'DREQ', 'DREP', 'SIDR_REQ',
+         'SIDR_REP', 'LAP', 'APR']
+
+
+def describe(mad):
+    """The message kind of @mad and its telling fields, as text."""
+    attr = struct.unpack('>H', mad[16:18])[0]
+    if not 0x10 <= attr <= 0x1a:
+        return 'attr=0x%x' % attr
+    kind = KINDS[attr - 0x10]
+    body = mad[24:]
+    if kind == 'REJ':
+        return 'REJ rejected=%d reason=%d' % (
+            body[8] >> 6, struct.unpack('>H', body[10:12])[0])
+    if kind == 'MRA':
+        return 'MRA mraed=%d timeout=%d' % (body[8] >> 6, body[9] >> 3)
+    if kind == 'SIDR_REP':
+        return 'SIDR_REP status=%d' % body[4]
+    return kind
+
+
+def list_mads(paths):
+    for path in paths:
+        for n, frame in packets(path):
+            got = cm_mad(frame)
+            if got:
+                src, dst, mad = got
+                print('%s %d %s > %s %s' % (
+                    os.path.basename(path), n, '.'.join(map(str, src)),
+                    '.'.join(map(str, dst)), describe(mad)))
+
+
 def main():
     args = sys.argv[1:]
+    if args and args[0] == '--list':
+        list_mads(args[1:])
+        return
     out = DEFAULT_OUT
     if args and not args[0].endswith('.pcap'):
         out = args.pop(0)
@@ -76,8 +119,8 @@ def main():
         f.write(' * GENERATED FILE, do not edit. Made by\n')
         f.write(' *     scripts/gen-cm-vectors.py %s\n' %
                 ' '.join(os.path.basename(a) for a in args))
-        f.write(' * (%d MADs; the captures are described in the README next to them).\n */\n'
-                % len(rows))
+        f.write(' * (%d MADs; the captures are in kunit/cm/vectors/, its README.md\n'
+                ' * says how each was made).\n */\n' % len(rows))
         f.write('#ifndef RDMAOOT_KUNIT_CM_CM_VECTORS_H\n#define RDMAOOT_KUNIT_CM_CM_VECTORS_H\n\n')
         f.write('#include <linux/types.h>\n\n')
         f.write('struct cm_vec {\n\tconst char *file;\t/* capture file name */\n'

@@ -348,7 +348,11 @@ out:
 	return ret;
 }
 
-/* A SIDR REQ nobody listens for: its sender is told "unsupported" (6.1). */
+/*
+ * A SIDR REQ for a service nobody listens on: the SIDR REP says so with
+ * status 1 (IB_SIDR_UNSUPPORTED), as 6.1 does, and names the request and
+ * the service; the asker hears UNREACHABLE at once instead of retrying.
+ */
 static void cm_recv_sidr_unsupported(const struct cm_in *in)
 {
 	const struct cm_msg_sidr_req *req = in->msg;

@@ -7,6 +7,10 @@
 #    rejects our REQ with private data: REJECTED, reason 28, and the data.
 # 3. The inbox rping client to a port nobody listens on here: our IB CM's
 #    REJ must be one the inbox rdma_cm reads as reason 8.
+# 4. The inbox udaddy client (RDMA_PS_UDP, port 7174) with no UD listener
+#    here: our IB CM's SIDR REP with status 1 must reach it at once, as
+#    UNREACHABLE with error 1 (6.1's answer; without one it would retry
+#    its SIDR REQ for about a minute and then time out).
 TEST_TIMEOUT=300
 TEST_KERNELS=stock
 
@@ -52,8 +56,22 @@ inbox_to_nobody() {
 	t_log "the inbox rping client saw REJECTED, reason 8"
 }
 
+inbox_sidr_to_nobody() {
+	local t0 ms
+	t0=$(date +%s%N)
+	peer_start "udaddy -s $OUR_IP -b $PEER_IP -C 1"
+	peer_wait "$PEER_N" 120
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	[ "$PEER_RC" -ne 0 ] || t_fail "the inbox udaddy client without a listener here succeeded"
+	printf '%s\n' "$PEER_OUT" "$PEER_ERR" | grep -q "RDMA_CM_EVENT_UNREACHABLE, error: 1\$" ||
+		t_fail "the inbox udaddy client did not see our SIDR REP with status 1"
+	[ "$ms" -le 10000 ] || t_fail "the inbox udaddy client took $ms ms to hear it"
+	t_log "the inbox udaddy client saw UNREACHABLE, status 1, after $ms ms"
+}
+
 test_run() {
 	ours_to_nobody
 	inbox_consumer_rejects
 	inbox_to_nobody
+	inbox_sidr_to_nobody
 }
