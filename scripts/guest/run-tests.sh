@@ -134,27 +134,37 @@ selected() {
 # per-case timeout (300 s) cannot stop a case blocked in the kernel.
 KUNIT_HANG_S=900
 
+# The background modprobe of a KUnit module reports its status through
+# this FIFO; a read with a timeout waits for it (no watchdog process).
+KUNIT_DONE_FIFO=/tmp/rdmaoot-kunit-done.fifo
+KUNIT_DONE_FD=
+
 # kunit_load MOD LOG: modprobe MOD (its suites run in its init), output
 # to LOG; the modprobe's status. Returns 124 if it hung: the kernel's
 # list of blocked tasks then ends LOG (sysrq w, from dmesg).
 kunit_load() {
-	local pid dog done_pid rc
-	modprobe "$1" > "$2" 2>&1 &
+	local pid rc
+	{ modprobe "$1" > "$2" 2>&1; echo "$?" >&"$KUNIT_DONE_FD"; } &
 	pid=$!
-	sleep "$KUNIT_HANG_S" &
-	dog=$!
-	wait -n -p done_pid "$pid" "$dog"
-	rc=$?
-	if [ "$done_pid" = "$dog" ]; then
+	if ! read -r -t "$KUNIT_HANG_S" -u "$KUNIT_DONE_FD" rc; then
 		echo w > /proc/sysrq-trigger
 		sleep 2
 		{ echo "--- modprobe $1 hung for ${KUNIT_HANG_S}s; blocked tasks:"
 		  dmesg | tail -n 600; } >> "$2"
 		return 124
 	fi
-	kill "$dog" 2>/dev/null
-	wait "$dog" 2>/dev/null
+	wait "$pid"
 	return "$rc"
+}
+
+# kunit_keep SUITE: copy the suite's results from debugfs to
+# $SHARE/kunit/SUITE.ktap, byte for byte, without a cp per suite.
+kunit_keep() {
+	local f=/sys/kernel/debug/kunit/$1/results
+	local -a ktap
+	[ -r "$f" ] || return 0
+	mapfile ktap < "$f" || return 0
+	printf '%s' "${ktap[@]}" > "$SHARE/kunit/$1.ktap"
 }
 
 # KUnit: load each test module, keep its debugfs results before unloading.
@@ -162,6 +172,9 @@ kunit_load() {
 run_kunit() {
 	local mod suites s rc
 	[ -d /sys/kernel/debug/kunit ] || return 0
+	rm -f "$KUNIT_DONE_FIFO"
+	mkfifo "$KUNIT_DONE_FIFO" && exec {KUNIT_DONE_FD}<>"$KUNIT_DONE_FIFO" ||
+		{ echo "FAIL kunit/runner 0 cannot make $KUNIT_DONE_FIFO" >> "$UNITS"; return 0; }
 	while read -r mod suites; do
 		case "$mod" in ''|'#'*) continue ;; esac
 		selected "kunit/$mod" || continue
@@ -173,7 +186,7 @@ run_kunit() {
 			return 1
 		fi
 		for s in $suites; do
-			cp "/sys/kernel/debug/kunit/$s/results" "$SHARE/kunit/$s.ktap" 2>/dev/null
+			kunit_keep "$s"
 		done
 		if [ $rc -ne 0 ]; then
 			unit_end "kunit/$mod" FAIL "modprobe failed ($rc)"
