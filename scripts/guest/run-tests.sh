@@ -201,7 +201,8 @@ run_integration() {
 	local t name rc log reason dir=tests
 	[ "$SUITE" = interop ] && dir=interop
 	for t in "$TOP/scripts/$dir"/[0-9]*.sh; do
-		name=$dir/$(basename "$t" .sh)
+		name=${t##*/}
+		name=$dir/${name%.sh}
 		selected "$name" || continue
 		log=$SHARE/logs/${name#*/}.log
 		unit_begin "$name"
