@@ -83,9 +83,11 @@ unload_ours() {
 	unload_order
 	[ ${#UNLOAD_ORDER[@]} -gt 0 ] || return 0
 	rmmod "${UNLOAD_ORDER[@]}" 2>/dev/null
+	# Every module of ours is looked at again, not only those of the
+	# order: one might have been loaded meanwhile.
 	for _ in 2 3 4 5 6; do
 		UNLOAD_LEFT=
-		for m in "${UNLOAD_ORDER[@]}"; do
+		for m in "${OUR_MODULES[@]}"; do
 			[ -d "/sys/module/$m" ] && UNLOAD_LEFT+=" $m"
 		done
 		[ -z "$UNLOAD_LEFT" ] && return 0
@@ -94,7 +96,7 @@ unload_ours() {
 		done
 	done
 	UNLOAD_LEFT=
-	for m in "${UNLOAD_ORDER[@]}"; do
+	for m in "${OUR_MODULES[@]}"; do
 		[ -d "/sys/module/$m" ] && UNLOAD_LEFT+=" $m"
 	done
 	return 0
