@@ -8,6 +8,10 @@
 # After every unit the kernel log written during it is searched for splats
 # (BUG, WARNING, KASAN, UBSAN, lockdep); on the debug kernel a kmemleak scan
 # at the end blames each leak on the unit running when it was allocated.
+#
+# Between units the runner avoids forking: in the debug guest (KASAN, TCG)
+# every program started costs a noticeable fraction of a second, and there
+# are more than 70 units.
 set -u
 SHARE=$1
 # check: KUnit and scripts/tests/; interop: scripts/interop/ only, against
@@ -21,12 +25,12 @@ mkdir -p "$SHARE/kunit" "$SHARE/logs"
 : > "$UNITS"
 : > "$START_TIMES"
 
-uptime_s() { cut -d' ' -f1 /proc/uptime; }
-
 unit_begin() {
-	echo "$(uptime_s) $1" >> "$START_TIMES"
+	local up _
+	read -r up _ < /proc/uptime
+	echo "$up $1" >> "$START_TIMES"
 	echo "rdmaoot: test start: $1" > /dev/kmsg
-	UNIT_T0=$(date +%s)
+	UNIT_T0=$EPOCHSECONDS
 }
 
 # Our module names, from the staged tree. Computed once: every fork costs
@@ -37,37 +41,84 @@ for m in /lib/modules/$(uname -r)/updates/rdmaoot/*.ko; do
 	OUR_MODULES+=("${m%.ko}")
 done
 
-# unload_ours: remove every module of ours that is loaded, users before
-# what they use (retrying in rounds settles the order); prints what stays.
-unload_ours() {
-	local m left round
-	for round in 1 2 3 4 5 6; do
-		left=
-		for m in "${OUR_MODULES[@]}"; do
-			[ -d "/sys/module/$m" ] || continue
-			rmmod "$m" 2>/dev/null || left="$left $m"
-		done
-		[ -z "$left" ] && return 0
+# unload_order: set UNLOAD_ORDER to the modules of ours that are loaded,
+# every one after the modules of ours that use it (its holders in
+# /sys/module/<name>/holders), so removing them in that order needs no retry.
+unload_order() {
+	local m h busy progress left=" "
+	local -a rest
+	for m in "${OUR_MODULES[@]}"; do
+		[ -d "/sys/module/$m" ] && left+="$m "
 	done
-	echo "$left"
+	UNLOAD_ORDER=()
+	while [ "$left" != " " ]; do
+		progress=
+		for m in $left; do
+			busy=
+			for h in "/sys/module/$m/holders/"*; do
+				h=${h##*/}
+				[[ $left == *" $h "* ]] && { busy=1; break; }
+			done
+			[ -n "$busy" ] && continue
+			UNLOAD_ORDER+=("$m")
+			left=${left/" $m "/ }
+			progress=1
+		done
+		# A holder that is not ours keeps the rest: rmmod says which.
+		if [ -z "$progress" ]; then
+			read -ra rest <<< "$left"
+			UNLOAD_ORDER+=("${rest[@]}")
+			break
+		fi
+	done
+}
+
+# unload_ours: remove every module of ours that is loaded, users before
+# what they use, with one rmmod; set UNLOAD_LEFT to those still loaded
+# after that and up to five more rounds of one rmmod per module (a
+# reference dropped late by deferred work gets that much time, as before).
+unload_ours() {
+	local m _
+	UNLOAD_LEFT=
+	unload_order
+	[ ${#UNLOAD_ORDER[@]} -gt 0 ] || return 0
+	rmmod "${UNLOAD_ORDER[@]}" 2>/dev/null
+	# Every module of ours is looked at again, not only those of the
+	# order: one might have been loaded meanwhile.
+	for _ in 2 3 4 5 6; do
+		UNLOAD_LEFT=
+		for m in "${OUR_MODULES[@]}"; do
+			[ -d "/sys/module/$m" ] && UNLOAD_LEFT+=" $m"
+		done
+		[ -z "$UNLOAD_LEFT" ] && return 0
+		for m in $UNLOAD_LEFT; do
+			rmmod "$m" 2>/dev/null
+		done
+	done
+	UNLOAD_LEFT=
+	for m in "${OUR_MODULES[@]}"; do
+		[ -d "/sys/module/$m" ] && UNLOAD_LEFT+=" $m"
+	done
+	return 0
 }
 
 # unit_end NAME STATUS [REASON]: a splat during the unit, or a module of
 # ours that cannot be unloaded afterwards (a leaked reference), makes it FAIL.
+# The end marker follows the unload, so what the modules' exits log counts.
 unit_end() {
-	local name=$1 status=$2 reason=${3:-} splat stuck
-	stuck=$(unload_ours)
-	if [ -n "$stuck" ] && [ "$status" != FAIL ]; then
+	local name=$1 status=$2 reason=${3:-}
+	unload_ours
+	if [ -n "$UNLOAD_LEFT" ] && [ "$status" != FAIL ]; then
 		status=FAIL
-		reason="modules still loaded after the unit:$stuck"
+		reason="modules still loaded after the unit:$UNLOAD_LEFT"
 	fi
 	echo "rdmaoot: test end: $name" > /dev/kmsg
-	splat=$(rdmaoot_splat_between "rdmaoot: test start: $name" "rdmaoot: test end: $name")
-	if [ -n "$splat" ]; then
+	rdmaoot_splat_unit "rdmaoot: test start: $name" "rdmaoot: test end: $name"
+	if [ -n "$RDMAOOT_SPLAT" ]; then
 		status=FAIL
-		reason="kernel reported: $splat"
+		reason="kernel reported: $RDMAOOT_SPLAT"
 	fi
-	echo "$status $name $(($(date +%s) - UNIT_T0)) $reason" >> "$UNITS"
+	echo "$status $name $((EPOCHSECONDS - UNIT_T0)) $reason" >> "$UNITS"
 	echo "rdmaoot: $status $name $reason" > /dev/kmsg
 }
 
@@ -85,27 +136,37 @@ selected() {
 # per-case timeout (300 s) cannot stop a case blocked in the kernel.
 KUNIT_HANG_S=900
 
+# The background modprobe of a KUnit module reports its status through
+# this FIFO; a read with a timeout waits for it (no watchdog process).
+KUNIT_DONE_FIFO=/tmp/rdmaoot-kunit-done.fifo
+KUNIT_DONE_FD=
+
 # kunit_load MOD LOG: modprobe MOD (its suites run in its init), output
 # to LOG; the modprobe's status. Returns 124 if it hung: the kernel's
 # list of blocked tasks then ends LOG (sysrq w, from dmesg).
 kunit_load() {
-	local pid dog done_pid rc
-	modprobe "$1" > "$2" 2>&1 &
+	local pid rc
+	{ modprobe "$1" > "$2" 2>&1; echo "$?" >&"$KUNIT_DONE_FD"; } &
 	pid=$!
-	sleep "$KUNIT_HANG_S" &
-	dog=$!
-	wait -n -p done_pid "$pid" "$dog"
-	rc=$?
-	if [ "$done_pid" = "$dog" ]; then
+	if ! read -r -t "$KUNIT_HANG_S" -u "$KUNIT_DONE_FD" rc; then
 		echo w > /proc/sysrq-trigger
 		sleep 2
 		{ echo "--- modprobe $1 hung for ${KUNIT_HANG_S}s; blocked tasks:"
 		  dmesg | tail -n 600; } >> "$2"
 		return 124
 	fi
-	kill "$dog" 2>/dev/null
-	wait "$dog" 2>/dev/null
+	wait "$pid"
 	return "$rc"
+}
+
+# kunit_keep SUITE: copy the suite's results from debugfs to
+# $SHARE/kunit/SUITE.ktap, byte for byte, without a cp per suite.
+kunit_keep() {
+	local f=/sys/kernel/debug/kunit/$1/results
+	local -a ktap
+	[ -r "$f" ] || return 0
+	mapfile ktap < "$f" || return 0
+	printf '%s' "${ktap[@]}" > "$SHARE/kunit/$1.ktap"
 }
 
 # KUnit: load each test module, keep its debugfs results before unloading.
@@ -113,6 +174,9 @@ kunit_load() {
 run_kunit() {
 	local mod suites s rc
 	[ -d /sys/kernel/debug/kunit ] || return 0
+	rm -f "$KUNIT_DONE_FIFO"
+	mkfifo "$KUNIT_DONE_FIFO" && exec {KUNIT_DONE_FD}<>"$KUNIT_DONE_FIFO" ||
+		{ echo "FAIL kunit/runner 0 cannot make $KUNIT_DONE_FIFO" >> "$UNITS"; return 0; }
 	while read -r mod suites; do
 		case "$mod" in ''|'#'*) continue ;; esac
 		selected "kunit/$mod" || continue
@@ -124,7 +188,7 @@ run_kunit() {
 			return 1
 		fi
 		for s in $suites; do
-			cp "/sys/kernel/debug/kunit/$s/results" "$SHARE/kunit/$s.ktap" 2>/dev/null
+			kunit_keep "$s"
 		done
 		if [ $rc -ne 0 ]; then
 			unit_end "kunit/$mod" FAIL "modprobe failed ($rc)"
@@ -152,13 +216,15 @@ run_integration() {
 	[ "$SUITE" = interop ] && dir=interop
 	for t in "$TOP/scripts/$dir"/[0-9]*.sh "$TOP/scripts/$dir"/record/*.sh; do
 		[ -e "$t" ] || continue
+		name=${t##*/}
+		name=${name%.sh}
 		case $t in
 		*/record/*)
-			name=$dir/record/$(basename "$t" .sh)
+			name=$dir/record/$name
 			asked_for "$name" || continue
 			;;
 		*)
-			name=$dir/$(basename "$t" .sh)
+			name=$dir/$name
 			selected "$name" || continue
 			;;
 		esac
@@ -177,6 +243,7 @@ run_integration() {
 	done
 }
 
+rdmaoot_kmsg_start
 rdmaoot_kmemleak_baseline
 if [ "$SUITE" = interop ]; then
 	run_integration
