@@ -108,7 +108,7 @@ struct kperf_op_info {
  * mean "choose", @expect -1 means "expect success". @addr (family 0: not
  * given; port 0: @port) and @port are cm=rdma's and mode=rping's; @role,
  * @verify and @timewait mode=rping's only; @cycles (0: not given),
- * @abort and @hold cm=rdma's only. @not_rping names a key given that
+ * @abort, @abort_peer_first and @hold cm=rdma's only. @not_rping names a key given that
  * mode=rping does not take, @rping_only one that only mode=rping takes.
  */
 struct kperf_params {
@@ -136,6 +136,7 @@ struct kperf_params {
 	bool verify, timewait;
 	u32 cycles;
 	enum kperf_abort abort;
+	bool abort_peer_first;	/* abort_first=peer */
 	bool hold;
 	const char *not_rping, *rping_only;
 };

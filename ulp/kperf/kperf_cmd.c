@@ -407,6 +407,17 @@ static int kperf_key_abort(struct kperf_params *p, const char *v)
 	return i < 0 ? -EINVAL : 0;
 }
 
+static int kperf_key_abort_first(struct kperf_params *p, const char *v)
+{
+	if (!strcmp(v, "dev"))
+		p->abort_peer_first = false;
+	else if (!strcmp(v, "peer"))
+		p->abort_peer_first = true;
+	else
+		return -EINVAL;
+	return 0;
+}
+
 static int kperf_key_hold(struct kperf_params *p, const char *v)
 {
 	return kstrtobool(v, &p->hold);
@@ -439,7 +450,7 @@ static const struct {
 	{ "verify", kperf_key_verify, RPING | ONLY },
 	{ "timewait", kperf_key_timewait, RPING | ONLY },
 	{ "cycles", kperf_key_cycles }, { "abort", kperf_key_abort },
-	{ "hold", kperf_key_hold },
+	{ "abort_first", kperf_key_abort_first }, { "hold", kperf_key_hold },
 };
 
 /* Applies one key=value token; says what is wrong with it in @why. */

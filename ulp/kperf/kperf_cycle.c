@@ -11,6 +11,7 @@
  * shows after a thousand cycles.
  */
 
+#include <linux/sched.h>
 #include "kperf.h"
 
 /* The connections of the last cycle end; the next cycle's are made. */
@@ -33,13 +34,16 @@ static int kperf_cycle_again(struct kperf_run *run)
  * @run: the command, its first cycle's connections made
  *
  * Counts the cycles done in @run->cycles_done; @run->cycles_ns and the
- * result's usec cover the whole command up to the last cycle's pings.
+ * result's usec cover the whole command up to the last cycle's pings,
+ * its cpu_usec the writer's CPU time over the cycles (the first one's
+ * connect excepted).
  *
  * Context: process context, sleeps.
  * Return: 0, or the first failure (the reason is in @run).
  */
 int kperf_cycle_run(struct kperf_run *run)
 {
+	u64 cpu0 = current->se.sum_exec_runtime;
 	u32 c;
 	int ret = 0;
 
@@ -55,5 +59,6 @@ int kperf_cycle_run(struct kperf_run *run)
 	}
 	run->cycles_ns = ktime_to_ns(ktime_sub(ktime_get(), run->t_start));
 	run->res.ns = run->cycles_ns;
+	run->res.cpu_ns = current->se.sum_exec_runtime - cpu0;
 	return ret;
 }

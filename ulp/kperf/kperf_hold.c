@@ -17,6 +17,11 @@
  * from its own context, as ULPs do. The other side keeps holding, so a
  * module unload that removes both devices, one after the other, is heard
  * by every id of the command.
+ *
+ * With abort= the connections are parked at that point instead of being
+ * connected (kperf_rdma_cm_abort.c): ids in an address or route query,
+ * a REQ unanswered, a REP not yet answered, a DREQ not yet answered,
+ * timewait. Only the ids that exist count.
  */
 
 #include <linux/jiffies.h>
@@ -70,6 +75,8 @@ static void kperf_hold_drop_side(struct kperf_run *run, int d)
 		e = &run->conns[i].end[d];
 		if (cc[i].end[d].rdma && cc[i].end[d].rdma->qp)
 			rdma_destroy_qp(cc[i].end[d].rdma);
+		else if (e->qp)		/* abort=rep: kperf's own */
+			ib_destroy_qp(e->qp);
 		e->qp = NULL;
 		kperf_buf_free(&run->side[d], &e->buf);
 	}
@@ -131,7 +138,8 @@ static bool kperf_hold_open(struct kperf_run *run)
 
 /**
  * kperf_hold_run() - hold a command's connections (hold=1)
- * @run: the command, cm=rdma, connected and verified
+ * @run: the command, cm=rdma, connected and verified, or with abort= its
+ *	 connections parked where abort= says
  *
  * Returns once the hold file was written, or once both sides' devices
  * went away.

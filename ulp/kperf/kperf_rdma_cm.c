@@ -651,7 +651,7 @@ static void kperf_rdma_cm_stop(struct kperf_run *run)
  */
 const char *kperf_rdma_cm_check(const struct kperf_params *p)
 {
-	bool extra = p->cycles || p->abort || p->hold;
+	bool extra = p->cycles || p->abort || p->abort_peer_first || p->hold;
 
 	if (p->cm != KPERF_CM_RDMA && extra)
 		return "cycles=, abort= and hold= need cm=rdma";
@@ -663,8 +663,12 @@ const char *kperf_rdma_cm_check(const struct kperf_params *p)
 	if (extra && (p->mode != KPERF_PING || p->fault != KPERF_FAULT_NONE ||
 		      p->srq))
 		return "cycles=, abort= and hold= run mode=ping without fault= or srq=1";
-	if (!!p->cycles + !!p->abort + p->hold > 1)
-		return "cycles=, abort= and hold= do not go together";
+	if (p->cycles && (p->abort || p->hold))
+		return "cycles= goes without abort= and hold=";
+	if (p->abort_peer_first && p->hold)
+		return "abort_first= destroys, hold=1 parks: not both";
+	if (p->abort_peer_first && p->abort < KPERF_ABORT_CONNECT)
+		return "abort_first=peer needs abort=connect or later (the peer side has no id before)";
 	return NULL;
 }
 

@@ -22,6 +22,13 @@
  *                peer side's rdma_disconnect() answers an id that is gone
  *   timewait     DREQ and DREP done: both ids in their timewait
  *
+ * abort_first=peer destroys the peer side's id first instead (from
+ * connect on): the dev side's must hear REJECTED (a held request, a REP
+ * sent) or DISCONNECTED (connected; DREQ sent, the destroy's DREP).
+ *
+ * With hold=1 the connections stay parked there instead, for a device to
+ * go away under them (kperf_hold.c).
+ *
  * Nothing of this is supposed to leak or to hold a module: the tests check
  * kmemleak, rdma res and module unload afterwards.
  */
@@ -29,8 +36,17 @@
 #include <rdma/rdma_cm.h>
 #include "kperf.h"
 
-/* How long resolving may take: as cm=rdma's own connections. */
+/*
+ * How long resolving may take: as cm=rdma's own connections; with hold=1
+ * the command's timeout_ms, so that a query to a silent neighbour is
+ * still in flight when a device goes away under it.
+ */
 #define KPERF_ABORT_RESOLVE_MS	2000
+
+static unsigned int kperf_abort_resolve_ms(struct kperf_run *run)
+{
+	return run->p.hold ? run->p.timeout_ms : KPERF_ABORT_RESOLVE_MS;
+}
 
 static const char *const kperf_abort_names[KPERF_ABORT_COUNT] = {
 	[KPERF_ABORT_NONE] = "none", [KPERF_ABORT_ADDR] = "addr",
@@ -137,12 +153,12 @@ static int kperf_abort_setup(struct kperf_run *run, unsigned int i)
 	ce->rdma = id;
 	ret = rdma_resolve_addr(id, (struct sockaddr *)&rcm->src,
 				(struct sockaddr *)&rcm->dst,
-				KPERF_ABORT_RESOLVE_MS);
+				kperf_abort_resolve_ms(run));
 	if (ret || kperf_abort_at(run, KPERF_ABORT_ADDR))
 		return ret ? kperf_rdma_cm_fail(run, ce, ret, "rdma_resolve_addr") : 0;
 	ret = kperf_rdma_cm_step(ce, KPERF_CM_IDLE, KPERF_CM_ADDR);
 	if (!ret)
-		ret = rdma_resolve_route(id, KPERF_ABORT_RESOLVE_MS);
+		ret = rdma_resolve_route(id, kperf_abort_resolve_ms(run));
 	if (ret || kperf_abort_at(run, KPERF_ABORT_ROUTE))
 		return ret ? kperf_rdma_cm_fail(run, ce, ret, "resolving the address") : 0;
 	ret = kperf_rdma_cm_step(ce, KPERF_CM_ADDR, KPERF_CM_ROUTE);
@@ -196,24 +212,27 @@ static int kperf_abort_reach(struct kperf_run *run, unsigned int i)
 	}
 }
 
-/* @pe heard the REJ its connection's destroyed dev side sent. */
-static int kperf_abort_rejected(struct kperf_run *run, struct kperf_cm_end *pe,
+/* @oe heard the REJ its connection's destroyed first end sent. */
+static int kperf_abort_rejected(struct kperf_run *run, struct kperf_cm_end *oe,
 				enum kperf_cm_state from)
 {
-	int ret = kperf_cm_end_wait(pe, from, KPERF_CM_WAIT_MS);
+	int ret = kperf_cm_end_wait(oe, from, KPERF_CM_WAIT_MS);
 
-	if (!ret && (kperf_cm_end_state(pe) != KPERF_CM_FAILED ||
-		     pe->err != -ECONNREFUSED))
+	if (!ret && (kperf_cm_end_state(oe) != KPERF_CM_FAILED ||
+		     oe->err != -ECONNREFUSED))
 		ret = -EPROTO;
 	if (ret)
-		return kperf_run_fail(run, ret, "connection %u, abort=%s: the peer side heard no REJECTED (%s)",
-				      pe->index, kperf_abort_name(run->p.abort),
-				      pe->what ?: "nothing");
+		return kperf_run_fail(run, ret, "connection %u, abort=%s: the other end heard no REJECTED (%s)",
+				      oe->index, kperf_abort_name(run->p.abort),
+				      oe->what ?: "nothing");
 	return 0;
 }
 
-/* What the peer side's id of connection @i must hear of the dev side's end. */
-static int kperf_abort_peer(struct kperf_run *run, unsigned int i)
+/*
+ * The dev side's id was destroyed first: what the peer side's id of
+ * connection @i must hear of it.
+ */
+static int kperf_abort_peer_hears(struct kperf_run *run, unsigned int i)
 {
 	struct kperf_cm_end *pe = &run->rdma_cm->conns[i].end[1];
 	int ret;
@@ -234,6 +253,29 @@ static int kperf_abort_peer(struct kperf_run *run, unsigned int i)
 	}
 }
 
+/*
+ * abort_first=peer, the peer side's id was destroyed first: what the dev
+ * side's id of connection @i must hear of it.
+ */
+static int kperf_abort_dev_hears(struct kperf_run *run, unsigned int i)
+{
+	struct kperf_cm_end *ce = &run->rdma_cm->conns[i].end[0];
+	int ret;
+
+	switch (run->p.abort) {
+	case KPERF_ABORT_CONNECT:	/* the held request refused */
+		return kperf_abort_rejected(run, ce, KPERF_CM_ROUTE);
+	case KPERF_ABORT_REP:		/* the REP sent, taken back */
+		return kperf_abort_rejected(run, ce, KPERF_CM_REPLIED);
+	case KPERF_ABORT_ESTABLISHED:	/* a DREQ */
+	case KPERF_ABORT_DISCONNECT:	/* the DREP of the destroy */
+		ret = kperf_rdma_cm_step(ce, KPERF_CM_UP, KPERF_CM_DOWN);
+		return ret ? kperf_rdma_cm_fail(run, ce, ret, "hearing the end of a destroyed id") : 0;
+	default:
+		return 0;
+	}
+}
+
 /**
  * kperf_rdma_cm_abort() - connection @i taken to abort=, then destroyed
  * @run: the command, cm=rdma with abort=, its peer side listening
@@ -241,7 +283,8 @@ static int kperf_abort_peer(struct kperf_run *run, unsigned int i)
  *
  * The dev side's QP and id are destroyed at the point abort= names, then
  * the peer side's (if the connection got that far), after it heard what
- * it must of the first.
+ * it must of the first; with abort_first=peer the other way round. With
+ * hold=1 both are left where they are.
  *
  * Context: the command's process context, sleeps.
  * Return: 0, or a negative errno with the reason in @run; whatever is left
@@ -257,8 +300,23 @@ int kperf_rdma_cm_abort(struct kperf_run *run, unsigned int i)
 		ret = kperf_abort_reach(run, i);
 	if (ret)
 		return ret;
+	/*
+	 * abort=rep: the REP arrived, so the peer side's request handler
+	 * accepted under rcm->lock and is done with it, or is about to store
+	 * the new id: once the lock is free, pe->rdma is there.
+	 */
+	mutex_lock(&run->rdma_cm->lock);
+	mutex_unlock(&run->rdma_cm->lock);
+	if (run->p.hold)	/* parked there for kperf_hold_run() */
+		return 0;
+	if (run->p.abort_peer_first) {
+		kperf_rdma_cm_destroy(&cc->end[1], &run->conns[i].end[1]);
+		ret = kperf_abort_dev_hears(run, i);
+	} else {
+		kperf_rdma_cm_destroy(&cc->end[0], &run->conns[i].end[0]);
+		ret = kperf_abort_peer_hears(run, i);
+	}
 	kperf_rdma_cm_destroy(&cc->end[0], &run->conns[i].end[0]);
-	ret = kperf_abort_peer(run, i);
 	kperf_rdma_cm_destroy(&cc->end[1], &run->conns[i].end[1]);
 	return ret;
 }

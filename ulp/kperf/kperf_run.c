@@ -180,8 +180,9 @@ static int kperf_run_body(struct kperf_run *run)
 		ret = kperf_mcast_attach(run);
 	if (ret)
 		return ret;
-	if (run->p.abort)	/* the connections ended where abort= said */
-		return 0;
+	/* the connections ended (or, hold=1, were parked) where abort= said */
+	if (run->p.abort)
+		return run->p.hold ? kperf_hold_run(run) : 0;
 	if (run->p.fault != KPERF_FAULT_NONE)
 		return kperf_fault_run(run);
 	if (run->p.cycles)
