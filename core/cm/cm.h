@@ -218,6 +218,7 @@ void cm_av_destroy(struct cm_av *av);
  * @refs: the owner's, each event queued, each message in flight, each
  *	  lookup in progress
  * @released: completed when @refs reaches zero
+ * @rcu: frees the id once cm_id_acquire()'s RCU readers are done with it
  */
 struct cm_id_priv {
 	struct ib_cm_id		id;
@@ -252,6 +253,7 @@ struct cm_id_priv {
 	bool			destroying;
 	refcount_t		refs;
 	struct completion	released;
+	struct rcu_head		rcu;
 };
 
 static inline struct cm_id_priv *to_cm_id_priv(struct ib_cm_id *id)

@@ -2,6 +2,7 @@
 /* cm_ids: allocation, local comm IDs, references, lookup by comm ID and destruction. */
 
 #include <kunit/visibility.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
 
@@ -144,10 +145,17 @@ static void cm_id_wait(struct cm_id_priv *priv)
 				   refcount_read(&priv->refs));
 }
 
+/*
+ * The memory outlives the id by a grace period: cm_id_acquire() may have
+ * found it in cm_local_ids just before it was erased, and reads its IDs
+ * and its (zero) reference count under RCU. Deferred rather than waited
+ * for: a grace period on every destroy made tearing connections down one
+ * after the other wait for each (tests/084's cycles).
+ */
 static void cm_id_free(struct cm_id_priv *priv)
 {
 	cm_av_destroy(&priv->av);
-	kfree(priv);
+	kfree_rcu(priv, rcu);
 }
 
 /*
@@ -205,7 +213,6 @@ void cm_id_destroy(struct cm_id_priv *priv, int err)
 		cancel_work_sync(&priv->event_work);
 	cm_id_put(priv);
 	cm_id_wait(priv);
-	synchronize_rcu();
 	cm_id_free(priv);
 }
 EXPORT_SYMBOL_IF_KUNIT(cm_id_destroy);

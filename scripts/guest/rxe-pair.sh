@@ -22,13 +22,18 @@ IB_CLASS=/sys/class/infiniband
 # pair_args PAIR: "dev=rxe0,peer=rxe1" -> "dev=rxe0 peer=rxe1"
 pair_args() { echo "${1//,/ }"; }
 
-# has_v2_gid IBDEV GID: port 1 of IBDEV has GID as a RoCE v2 GID.
+# has_v2_gid IBDEV GID: port 1 of IBDEV has GID as a RoCE v2 GID. Read
+# with the shell's own "read": the table's entries come in name order
+# (0, 1, 10, 100, ...), so an IPv6 GID at index 2 is looked for through
+# hundreds of entries, and a fork each cost the debug guest a minute.
 has_v2_gid() {
-	local d=$IB_CLASS/$1/ports/1 f i
+	local d=$IB_CLASS/$1/ports/1 f i g t
 	for f in "$d"/gids/*; do
 		i=${f##*/}
-		[ "$(cat "$f" 2>/dev/null)" = "$2" ] || continue
-		[ "$(cat "$d/gid_attrs/types/$i" 2>/dev/null)" = "RoCE v2" ] && return 0
+		{ read -r g < "$f"; } 2>/dev/null || continue
+		[ "$g" = "$2" ] || continue
+		{ read -r t < "$d/gid_attrs/types/$i"; } 2>/dev/null
+		[ "$t" = "RoCE v2" ] && return 0
 	done
 	return 1
 }

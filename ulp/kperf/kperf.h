@@ -6,6 +6,7 @@
 #include <linux/completion.h>
 #include <linux/ktime.h>
 #include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/scatterlist.h>
 #include <linux/seq_buf.h>
 #include <linux/socket.h>
@@ -14,7 +15,7 @@
 
 /* Limits of a command. */
 #define KPERF_MAX_SIZE		(16U << 20)
-#define KPERF_MAX_QPS		64
+#define KPERF_MAX_QPS		128
 #define KPERF_MAX_MEM		(256ULL << 20)	/* qps * size */
 #define KPERF_MAX_DEPTH		4096
 #define KPERF_MAX_LAT_ITERS	1000000
@@ -47,6 +48,15 @@ enum kperf_mode { KPERF_PING, KPERF_BW, KPERF_LAT, KPERF_MEMCPY, KPERF_MAD,
 /* mode=rping: which end of rping's protocol the command is (kperf_rping.c). */
 enum kperf_rping_role { KPERF_RPING_NONE, KPERF_RPING_CLIENT,
 			KPERF_RPING_SERVER };
+
+/*
+ * cm=rdma abort=: where connection setup or teardown stops and its ids are
+ * destroyed (kperf_rdma_cm_abort.c), in the order a connection passes them.
+ */
+enum kperf_abort { KPERF_ABORT_NONE, KPERF_ABORT_ADDR, KPERF_ABORT_ROUTE,
+		   KPERF_ABORT_CONNECT, KPERF_ABORT_REP,
+		   KPERF_ABORT_ESTABLISHED, KPERF_ABORT_DISCONNECT,
+		   KPERF_ABORT_TIMEWAIT, KPERF_ABORT_COUNT };
 
 /* What mode=mad does with its requests (kperf_mad.c). */
 enum kperf_mad_case { KPERF_MAD_ECHO, KPERF_MAD_UNMATCHED, KPERF_MAD_TIMEOUT,
@@ -99,7 +109,8 @@ struct kperf_op_info {
  * Sizes and counts are validated by kperf_cmd_parse(); @mtu 0 and @gid -1
  * mean "choose", @expect -1 means "expect success". @addr (family 0: not
  * given; port 0: @port) and @port are cm=rdma's and mode=rping's; @role,
- * @verify and @timewait mode=rping's only. @not_rping names a key given that
+ * @verify and @timewait mode=rping's only; @cycles (0: not given),
+ * @abort, @abort_peer_first and @hold cm=rdma's only. @not_rping names a key given that
  * mode=rping does not take, @rping_only one that only mode=rping takes.
  */
 struct kperf_params {
@@ -125,10 +136,15 @@ struct kperf_params {
 	u16 port;
 	enum kperf_rping_role role;
 	bool verify, timewait;
+	u32 cycles;
+	enum kperf_abort abort;
+	bool abort_peer_first;	/* abort_first=peer */
+	bool hold;
 	const char *not_rping, *rping_only;
 };
 
 struct kperf_dev;
+struct seq_file;
 struct kperf_cm;
 struct kperf_cm_ops;
 struct kperf_rdma_cm;
@@ -245,6 +261,11 @@ struct kperf_result {
  * @rdma_mcast: mcast=1 cm=rdma: the group's ids (kperf_rdma_mcast.c)
  * @rping: mode=rping: its one connection (kperf_rping.c); side[0] is the
  *	   device rdma_cm chose, side[1] is unused
+ * @t_start: when the command started (cycles=: connections per second)
+ * @cycles_done: cycles=: connect, verify, disconnect cycles completed
+ * @cycles_ns: cycles=: from @t_start to the end of the last cycle
+ * @removal_ids: hold=1: ids that were on a device that went away
+ * @removals: hold=1: how many of them heard DEVICE_REMOVAL
  */
 struct kperf_run {
 	struct kperf_params p;
@@ -264,6 +285,9 @@ struct kperf_run {
 	struct kperf_rdma_cm *rdma_cm;
 	struct kperf_rdma_mcast *rdma_mcast;
 	struct kperf_rping *rping;
+	ktime_t t_start;
+	u64 cycles_done, cycles_ns;
+	unsigned int removal_ids, removals;
 };
 
 /* Where one end of a connection is in a CM's exchange (cm=, mode=rping). */
@@ -271,6 +295,8 @@ enum kperf_cm_state {
 	KPERF_CM_IDLE,
 	KPERF_CM_ADDR,		/* cm=rdma, dev side: address resolved */
 	KPERF_CM_ROUTE,		/* cm=rdma, dev side: route resolved */
+	KPERF_CM_REQUESTED,	/* abort=connect, peer side: request held */
+	KPERF_CM_REPLIED,	/* abort=rep, dev side: REP heard, no RTU */
 	KPERF_CM_UP,		/* connected: both ends may send */
 	KPERF_CM_DOWN,		/* the disconnect exchange reached this end */
 	KPERF_CM_FAILED,
@@ -297,6 +323,7 @@ struct rdma_cm_id;
  * @ud: cm=rdma, qp=ud, the dev side: ESTABLISHED's answer to the SIDR
  *	REQ (@ud.ah_attr holds a GID entry until kperf_rdma_cm_stop())
  * @ud_set: @ud was filled in
+ * @removed: cm=rdma: the id heard DEVICE_REMOVAL (@state is FAILED)
  *
  * The CM's handlers write @state (last) and the failure fields (first,
  * kperf_cm_end_fail()); the command reads them in process context.
@@ -317,6 +344,7 @@ struct kperf_cm_end {
 	bool timewait_over;
 	struct rdma_ud_param ud;
 	bool ud_set;
+	bool removed;
 };
 
 /* Both ends of one connection, as in struct kperf_conn: [0] dev, [1] peer. */
@@ -338,6 +366,9 @@ struct kperf_cm_priv {
  * @disconnect: end every connection that came up; both ends must see it
  * @stop: end what is still connected, destroy the CM's ids (and QPs, if
  *	  @makes_qps) and free its state; before kperf destroys the QPs
+ * @recycle: cycles=: destroy connection @i's ids (and QPs) after its
+ *	     disconnect, so that @connect can make it again; NULL where the
+ *	     CM cannot
  * @makes_qps: the CM creates and destroys the connections' QPs
  *
  * Every hook runs in the command's process context and may sleep.
@@ -347,6 +378,7 @@ struct kperf_cm_ops {
 	int (*connect)(struct kperf_run *run, unsigned int i);
 	int (*disconnect)(struct kperf_run *run);
 	void (*stop)(struct kperf_run *run);
+	void (*recycle)(struct kperf_run *run, unsigned int i);
 	bool makes_qps;
 };
 
@@ -409,6 +441,8 @@ enum kperf_cm_state kperf_cm_end_state(const struct kperf_cm_end *ce);
 int kperf_cm_end_wait(struct kperf_cm_end *ce, enum kperf_cm_state from,
 		      unsigned int ms);
 int kperf_cm_end_wait_timewait(struct kperf_cm_end *ce, unsigned int ms);
+bool kperf_cm_end_wait_removal(struct kperf_cm_end *ce, unsigned long end);
+void kperf_cm_end_reset(struct kperf_cm_end *ce);
 int kperf_cm_priv_index(struct kperf_run *run, const void *data,
 			unsigned int len, unsigned int *i);
 u8 kperf_cm_rd_atom(struct kperf_run *run);
@@ -417,8 +451,45 @@ u8 kperf_cm_rnr_retry(struct kperf_run *run);
 /* kperf_cm.c: cm=ib, connections through the IB CM */
 extern const struct kperf_cm_ops kperf_cm_ib;
 
+/**
+ * struct kperf_rdma_cm - a command's RDMA CM state (cm=rdma)
+ * @listen: the peer side's listening id
+ * @listen_end: its context, and a CONNECT_REQUEST's new id's at first
+ * @src: the dev side's address (its GID's IP, any port)
+ * @dst: where the dev side connects (addr=, else @bind)
+ * @bind: where the peer side listens (its GID's IP, port=)
+ * @qp_attr: the peer side's QPs' creation attributes
+ * @lock: serializes CONNECT_REQUESTs with kperf_rdma_cm_stop(); protects
+ *	  @stopping and the peer ends' ids
+ * @stopping: the command is ending: requests are refused
+ * @conns: per connection, its two ends
+ */
+struct kperf_rdma_cm {
+	struct rdma_cm_id *listen;
+	struct kperf_cm_end listen_end;
+	struct sockaddr_storage src, dst, bind;
+	struct ib_qp_init_attr qp_attr;
+	struct mutex lock;	/* @stopping, the peer ends' ids */
+	bool stopping;
+	struct kperf_cm_conn *conns;
+};
+
 /* kperf_rdma_cm.c: cm=rdma, connections through the RDMA CM */
 extern const struct kperf_cm_ops kperf_cm_rdma;
+struct rdma_conn_param;
+struct rdma_cm_id *kperf_rdma_cm_id(struct kperf_run *run,
+				    struct kperf_side *s,
+				    struct kperf_cm_end *ce);
+int kperf_rdma_cm_qp(struct kperf_run *run, struct rdma_cm_id *id,
+		     struct kperf_side *s, struct kperf_end *e,
+		     struct ib_qp_init_attr *attr, const char **what);
+void kperf_rdma_cm_param(struct kperf_run *run,
+			 struct rdma_conn_param *param);
+int kperf_rdma_cm_fail(struct kperf_run *run, struct kperf_cm_end *ce,
+		       int err, const char *step);
+int kperf_rdma_cm_step(struct kperf_cm_end *ce, enum kperf_cm_state from,
+		       enum kperf_cm_state to);
+void kperf_rdma_cm_destroy(struct kperf_cm_end *ce, struct kperf_end *e);
 const char *kperf_rdma_cm_check(const struct kperf_params *p);
 struct rdma_cm_event;
 bool kperf_rdma_cm_event(struct kperf_cm_end *ce, struct rdma_cm_id *id,
@@ -426,8 +497,20 @@ bool kperf_rdma_cm_event(struct kperf_cm_end *ce, struct rdma_cm_id *id,
 int kperf_rdma_cm_wait(struct kperf_cm_end *ce, enum kperf_cm_state from,
 		       enum kperf_cm_state to, unsigned int ms);
 
+/* kperf_rdma_cm_abort.c: cm=rdma abort=, ids destroyed on the way */
+int kperf_rdma_cm_abort(struct kperf_run *run, unsigned int i);
+const char *kperf_abort_name(enum kperf_abort abort);
+int kperf_abort_lookup(const char *name);
+
+/* kperf_cycle.c: cm=rdma cycles=, connect, verify, disconnect, again */
+int kperf_cycle_run(struct kperf_run *run);
+
+/* kperf_hold.c: cm=rdma hold=1, connections kept until closed or removed */
+int kperf_hold_run(struct kperf_run *run);
+int kperf_hold_show(struct seq_file *m, void *unused);
+void kperf_hold_release_all(void);
+
 /* kperf_rping.c: mode=rping, one end of rping's protocol */
-struct seq_file;
 int kperf_rping_run(const struct kperf_params *p, struct seq_buf *out);
 const char *kperf_rping_check(const struct kperf_params *p);
 int kperf_rping_listening_show(struct seq_file *m, void *unused);

@@ -8,6 +8,7 @@
  */
 
 #include <linux/jiffies.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include "kperf.h"
 
@@ -154,6 +155,50 @@ int kperf_cm_end_wait_timewait(struct kperf_cm_end *ce, unsigned int ms)
 	while (!ret && !smp_load_acquire(&ce->timewait_over))
 		ret = kperf_cm_end_sleep(ce, end);
 	return ret;
+}
+
+/**
+ * kperf_cm_end_wait_removal() - wait for an end's DEVICE_REMOVAL
+ * @ce: the end, whose id is on a device going away
+ * @end: when to give up (jiffies)
+ *
+ * The device's removal waits for the command, which has released the
+ * device (kperf_hold.c): this wait does not look at the command's
+ * devices, only at a fatal signal.
+ *
+ * Context: the command's process context, sleeps.
+ * Return: whether @ce->removed was set in time.
+ */
+bool kperf_cm_end_wait_removal(struct kperf_cm_end *ce, unsigned long end)
+{
+	long left;
+
+	/* pairs with the store in kperf_rdma_cm_event() */
+	while (!smp_load_acquire(&ce->removed)) {
+		left = end - jiffies;
+		if (left <= 0 || fatal_signal_pending(current))
+			return false;
+		wait_for_completion_timeout(&ce->done,
+					    min_t(long, left,
+						  msecs_to_jiffies(KPERF_CM_POLL_MS)));
+	}
+	return true;
+}
+
+/**
+ * kperf_cm_end_reset() - an end starts over (cycles=)
+ * @ce: the end; its id is destroyed, no handler can reach it
+ */
+void kperf_cm_end_reset(struct kperf_cm_end *ce)
+{
+	ce->state = KPERF_CM_IDLE;
+	ce->err = 0;
+	ce->what = NULL;
+	ce->detail = NULL;
+	ce->status = 0;
+	ce->timewait_over = false;
+	ce->removed = false;
+	reinit_completion(&ce->done);
 }
 
 /**

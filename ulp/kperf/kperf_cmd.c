@@ -392,6 +392,37 @@ static int kperf_key_timewait(struct kperf_params *p, const char *v)
 	return kstrtobool(v, &p->timewait);
 }
 
+/* cm=rdma: at most a million cycles (a 0 would be no command at all). */
+static int kperf_key_cycles(struct kperf_params *p, const char *v)
+{
+	return kstrtou32(v, 0, &p->cycles) || !p->cycles ||
+	       p->cycles > 1000000 ? -EINVAL : 0;
+}
+
+static int kperf_key_abort(struct kperf_params *p, const char *v)
+{
+	int i = kperf_abort_lookup(v);
+
+	p->abort = i < 0 ? KPERF_ABORT_NONE : i;
+	return i < 0 ? -EINVAL : 0;
+}
+
+static int kperf_key_abort_first(struct kperf_params *p, const char *v)
+{
+	if (!strcmp(v, "dev"))
+		p->abort_peer_first = false;
+	else if (!strcmp(v, "peer"))
+		p->abort_peer_first = true;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+static int kperf_key_hold(struct kperf_params *p, const char *v)
+{
+	return kstrtobool(v, &p->hold);
+}
+
 /* Which keys mode=rping takes (RPING), and which only it takes (ONLY). */
 #define RPING	1
 #define ONLY	2
@@ -418,6 +449,8 @@ static const struct {
 	{ "role", kperf_key_role, RPING | ONLY },
 	{ "verify", kperf_key_verify, RPING | ONLY },
 	{ "timewait", kperf_key_timewait, RPING | ONLY },
+	{ "cycles", kperf_key_cycles }, { "abort", kperf_key_abort },
+	{ "abort_first", kperf_key_abort_first }, { "hold", kperf_key_hold },
 };
 
 /* Applies one key=value token; says what is wrong with it in @why. */

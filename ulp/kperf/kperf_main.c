@@ -160,6 +160,28 @@ static int kperf_listening_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(kperf_listening);
 
+/* The hold file: read, the hold=1 commands holding; written, they end. */
+static int kperf_hold_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, kperf_hold_show, NULL);
+}
+
+static ssize_t kperf_hold_write(struct file *file, const char __user *ubuf,
+				size_t count, loff_t *ppos)
+{
+	kperf_hold_release_all();
+	return count;
+}
+
+static const struct file_operations kperf_hold_fops = {
+	.owner = THIS_MODULE,
+	.open = kperf_hold_open,
+	.read = seq_read,
+	.write = kperf_hold_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
 static int __init kperf_init(void)
 {
 	int ret;
@@ -171,6 +193,7 @@ static int __init kperf_init(void)
 	debugfs_create_file("run", 0600, kperf_dir, NULL, &kperf_fops);
 	debugfs_create_file("listening", 0400, kperf_dir, NULL,
 			    &kperf_listening_fops);
+	debugfs_create_file("hold", 0600, kperf_dir, NULL, &kperf_hold_fops);
 	return 0;
 }
 

@@ -36,6 +36,11 @@ static void kperf_out_side(struct seq_buf *out, const char *prefix,
 		       s->sgid_attr->gid.raw, prefix, s->lid);
 }
 
+static u32 kperf_out_qpn(const struct ib_qp *qp)
+{
+	return qp ? qp->qp_num : 0;
+}
+
 /**
  * kperf_out_info() - the "info" line: what the command is connected over
  * @run: the command, connected
@@ -53,10 +58,11 @@ void kperf_out_info(struct kperf_run *run)
 			       ib_mtu_enum_to_int(run->p.mtu));
 		return;
 	}
+	/* abort=: the first connection's QPs are gone already (0) */
 	seq_buf_printf(out, " mtu=%d qpn=%#x peer_qpn=%#x\n",
 		       ib_mtu_enum_to_int(run->p.mtu),
-		       run->conns[0].end[0].qp->qp_num,
-		       run->conns[0].end[1].qp->qp_num);
+		       kperf_out_qpn(run->conns[0].end[0].qp),
+		       kperf_out_qpn(run->conns[0].end[1].qp));
 }
 
 static void kperf_out_params(struct kperf_run *run)
@@ -89,6 +95,25 @@ static void kperf_out_numbers(struct kperf_run *run)
 	seq_buf_printf(out, " wc=%s", kperf_wc_name(r->wc));
 }
 
+/* cm=rdma's cycles=, abort= and hold=: what they did, only when given. */
+static void kperf_out_rdma_cm(struct kperf_run *run)
+{
+	const struct kperf_params *p = &run->p;
+	struct seq_buf *out = run->out;
+
+	if (p->cycles) {
+		seq_buf_printf(out, " cycles=%llu", run->cycles_done);
+		kperf_out_fixed(out, "connects_per_s",
+				run->cycles_done * p->qps, NSEC_PER_SEC,
+				run->cycles_ns);
+	}
+	if (p->abort)
+		seq_buf_printf(out, " abort=%s", kperf_abort_name(p->abort));
+	if (p->hold)
+		seq_buf_printf(out, " removals=%u removal_ids=%u",
+			       run->removals, run->removal_ids);
+}
+
 /**
  * kperf_out_status() - the end of a "result" line: its status
  * @run: the command, finished
@@ -114,5 +139,6 @@ void kperf_out_result(struct kperf_run *run, int err)
 {
 	kperf_out_params(run);
 	kperf_out_numbers(run);
+	kperf_out_rdma_cm(run);
 	kperf_out_status(run, err);
 }

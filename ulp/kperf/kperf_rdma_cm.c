@@ -43,29 +43,6 @@
 /* How long the address and the route may take to resolve. */
 #define KPERF_RDMA_CM_RESOLVE_MS	2000
 
-/**
- * struct kperf_rdma_cm - a command's RDMA CM state
- * @listen: the peer side's listening id
- * @listen_end: its context, and a CONNECT_REQUEST's new id's at first
- * @src: the dev side's address (its GID's IP, any port)
- * @dst: where the dev side connects (addr=, else @bind)
- * @bind: where the peer side listens (its GID's IP, port=)
- * @qp_attr: the peer side's QPs' creation attributes
- * @lock: serializes CONNECT_REQUESTs with kperf_rdma_cm_stop(); protects
- *	  @stopping and the peer ends' ids
- * @stopping: the command is ending: requests are refused
- * @conns: per connection, its two ends
- */
-struct kperf_rdma_cm {
-	struct rdma_cm_id *listen;
-	struct kperf_cm_end listen_end;
-	struct sockaddr_storage src, dst, bind;
-	struct ib_qp_init_attr qp_attr;
-	struct mutex lock;	/* @stopping, the peer ends' ids */
-	bool stopping;
-	struct kperf_cm_conn *conns;
-};
-
 static struct sockaddr *kperf_rdma_cm_sa(struct sockaddr_storage *ss)
 {
 	return (struct sockaddr *)ss;
@@ -128,9 +105,18 @@ static int kperf_rdma_cm_addrs(struct kperf_run *run,
 	return 0;
 }
 
-/* What made @ce fail: the event it heard, else the @step that failed. */
-static int kperf_rdma_cm_fail(struct kperf_run *run, struct kperf_cm_end *ce,
-			      int err, const char *step)
+/**
+ * kperf_rdma_cm_fail() - the reason of a connection's failure
+ * @run: the command
+ * @ce: the end that failed
+ * @err: the errno of the @step
+ * @step: what the command was doing
+ *
+ * Return: @ce's errno when it heard an event that failed it (named in the
+ * reason), else @err.
+ */
+int kperf_rdma_cm_fail(struct kperf_run *run, struct kperf_cm_end *ce,
+		       int err, const char *step)
 {
 	struct kperf_rdma_cm *rcm = run->rdma_cm;
 	const char *end = ce->index < run->p.qps &&
@@ -166,14 +152,23 @@ static int kperf_rdma_cm_errno(const struct rdma_cm_event *ev)
 	}
 }
 
-/*
- * The QP of end @e on @id, created by rdma_cm with @attr on side @s's PD;
- * on RC the ids get kperf's RNR timer, and its ACK timeout when the
- * command gave one. Sets @what to the step that failed.
+/**
+ * kperf_rdma_cm_qp() - the QP of a connection's end, made by rdma_cm
+ * @run: the command
+ * @id: the end's id
+ * @s: its side (the PD)
+ * @e: the end; gets the QP
+ * @attr: the QP's creation attributes
+ * @what: set to the step that failed
+ *
+ * On RC the id gets kperf's RNR timer, and its ACK timeout when the
+ * command gave one.
+ *
+ * Return: 0 or the failed step's errno.
  */
-static int kperf_rdma_cm_qp(struct kperf_run *run, struct rdma_cm_id *id,
-			    struct kperf_side *s, struct kperf_end *e,
-			    struct ib_qp_init_attr *attr, const char **what)
+int kperf_rdma_cm_qp(struct kperf_run *run, struct rdma_cm_id *id,
+		     struct kperf_side *s, struct kperf_end *e,
+		     struct ib_qp_init_attr *attr, const char **what)
 {
 	int ret;
 
@@ -194,9 +189,13 @@ static int kperf_rdma_cm_qp(struct kperf_run *run, struct rdma_cm_id *id,
 	return rdma_set_min_rnr_timer(id, KPERF_MIN_RNR_TIMER);
 }
 
-/* Both ends ask for the same read depth; UC has no reads. */
-static void kperf_rdma_cm_param(struct kperf_run *run,
-				struct rdma_conn_param *param)
+/**
+ * kperf_rdma_cm_param() - a connection's parameters, the same at both ends
+ * @run: the command
+ * @param: filled in: the read depth (none on UC), retries, RNR retries
+ */
+void kperf_rdma_cm_param(struct kperf_run *run,
+			 struct rdma_conn_param *param)
 {
 	u8 rd_atom = run->p.qp_type == IB_QPT_RC ? kperf_cm_rd_atom(run) : 0;
 
@@ -264,11 +263,15 @@ static int kperf_rdma_cm_request(struct kperf_rdma_cm *rcm,
 		return -EINVAL;	/* not ours: rdma_cm rejects it */
 	mutex_lock(&rcm->lock);
 	pe = &rcm->conns[i].end[1];
+	/* abort=connect: the request is held, never accepted */
 	if (!rcm->stopping && !pe->rdma)
-		ret = kperf_rdma_cm_accept(run, id, pe);
+		ret = run->p.abort == KPERF_ABORT_CONNECT ? 0 :
+		      kperf_rdma_cm_accept(run, id, pe);
 	if (!ret) {
 		id->context = pe;
 		pe->rdma = id;
+		if (run->p.abort == KPERF_ABORT_CONNECT)
+			kperf_cm_end_set(pe, KPERF_CM_REQUESTED);
 	}
 	mutex_unlock(&rcm->lock);
 	return ret;
@@ -306,7 +309,8 @@ static const enum kperf_cm_state kperf_rdma_cm_next[] = {
  * only comes to a command that is ending anyway.
  *
  * Context: the id's event handler.
- * TIMEWAIT_EXIT sets @ce->timewait_over and leaves the state alone.
+ * TIMEWAIT_EXIT sets @ce->timewait_over and leaves the state alone;
+ * DEVICE_REMOVAL sets @ce->removed too (hold=1 counts them).
  *
  * Return: whether the event meant anything to @ce's state (TIMEWAIT_EXIT
  * and ADDR_CHANGE, for instance, do not).
@@ -323,6 +327,9 @@ bool kperf_rdma_cm_event(struct kperf_cm_end *ce, struct rdma_cm_id *id,
 		complete(&ce->done);
 		return false;
 	}
+	/* pairs with kperf_cm_end_wait_removal() */
+	if (type == RDMA_CM_EVENT_DEVICE_REMOVAL)
+		smp_store_release(&ce->removed, true);
 	if (type < ARRAY_SIZE(kperf_rdma_cm_next))
 		next = kperf_rdma_cm_next[type];
 	if (type < BITS_PER_LONG && (BIT(type) & KPERF_RDMA_CM_FAILURES)) {
@@ -359,14 +366,27 @@ static int kperf_rdma_cm_handler(struct rdma_cm_id *id,
 		return kperf_rdma_cm_request(container_of(ce, struct kperf_rdma_cm,
 							  listen_end),
 					     id, ev);
+	/* abort=rep: the dev side's id has no QP, the REP is handed up */
+	if (ev->event == RDMA_CM_EVENT_CONNECT_RESPONSE &&
+	    ce->run->p.abort == KPERF_ABORT_REP) {
+		kperf_cm_end_set(ce, KPERF_CM_REPLIED);
+		return 0;
+	}
 	kperf_rdma_cm_event(ce, id, ev);
 	return 0;
 }
 
-/* A new id for side @s, in its GID's net device's namespace. */
-static struct rdma_cm_id *kperf_rdma_cm_id(struct kperf_run *run,
-					   struct kperf_side *s,
-					   struct kperf_cm_end *ce)
+/**
+ * kperf_rdma_cm_id() - a new id for one end of a command's connections
+ * @run: the command
+ * @s: the end's side; the id is made in its GID's net device's namespace
+ * @ce: the end, the id's context
+ *
+ * Return: the id or an ERR_PTR().
+ */
+struct rdma_cm_id *kperf_rdma_cm_id(struct kperf_run *run,
+				    struct kperf_side *s,
+				    struct kperf_cm_end *ce)
 {
 	struct net_device *ndev;
 	struct rdma_cm_id *id;
@@ -452,9 +472,16 @@ int kperf_rdma_cm_wait(struct kperf_cm_end *ce, enum kperf_cm_state from,
 	return kperf_cm_end_state(ce) == to ? 0 : -ECONNRESET;
 }
 
-/* Wait for @ce to get from @from to @to, as long as a CM may take. */
-static int kperf_rdma_cm_step(struct kperf_cm_end *ce,
-			      enum kperf_cm_state from, enum kperf_cm_state to)
+/**
+ * kperf_rdma_cm_step() - kperf_rdma_cm_wait() as long as a CM may take
+ * @ce: the end
+ * @from: where it is
+ * @to: where it should get
+ *
+ * Return: as kperf_rdma_cm_wait().
+ */
+int kperf_rdma_cm_step(struct kperf_cm_end *ce, enum kperf_cm_state from,
+		       enum kperf_cm_state to)
 {
 	return kperf_rdma_cm_wait(ce, from, to, KPERF_CM_WAIT_MS);
 }
@@ -543,6 +570,8 @@ static int kperf_rdma_cm_connect(struct kperf_run *run, unsigned int i)
 	};
 	int ret;
 
+	if (run->p.abort)
+		return kperf_rdma_cm_abort(run, i);
 	ret = kperf_rdma_cm_resolve(run, i);
 	if (ret)
 		return ret;
@@ -574,7 +603,9 @@ static int kperf_rdma_cm_disconnect_one(struct kperf_run *run,
 	struct kperf_cm_end *pe = &run->rdma_cm->conns[i].end[1];
 	int ret;
 
-	if (kperf_cm_end_state(ce) != KPERF_CM_UP ||
+	/* hold=1 may have destroyed one end after its device went away */
+	if (!ce->rdma || !pe->rdma ||
+	    kperf_cm_end_state(ce) != KPERF_CM_UP ||
 	    kperf_cm_end_state(pe) != KPERF_CM_UP ||
 	    run->p.qp_type == IB_QPT_UD)
 		return 0;
@@ -607,8 +638,12 @@ static int kperf_rdma_cm_disconnect(struct kperf_run *run)
 	return first;
 }
 
-/* The QP and the id of one end, in that order. */
-static void kperf_rdma_cm_destroy(struct kperf_cm_end *ce, struct kperf_end *e)
+/**
+ * kperf_rdma_cm_destroy() - the QP rdma_cm made for an end, then its id
+ * @ce: the end; nothing happens without an id
+ * @e: the end's QP and buffer; a QP kperf made itself (abort=rep) stays
+ */
+void kperf_rdma_cm_destroy(struct kperf_cm_end *ce, struct kperf_end *e)
 {
 	if (ce->ud_set) {
 		rdma_destroy_ah_attr(&ce->ud.ah_attr);
@@ -616,11 +651,28 @@ static void kperf_rdma_cm_destroy(struct kperf_cm_end *ce, struct kperf_end *e)
 	}
 	if (!ce->rdma)
 		return;
-	if (ce->rdma->qp)
+	if (ce->rdma->qp) {
 		rdma_destroy_qp(ce->rdma);
-	e->qp = NULL;
+		e->qp = NULL;
+	}
 	rdma_destroy_id(ce->rdma);
 	ce->rdma = NULL;
+}
+
+/*
+ * cycles=: connection @i was disconnected; its QPs and ids go, its ends
+ * start over. No request of connection @i can come meanwhile: only its
+ * dev side's connect makes one.
+ */
+static void kperf_rdma_cm_recycle(struct kperf_run *run, unsigned int i)
+{
+	struct kperf_cm_conn *cc = &run->rdma_cm->conns[i];
+	int d;
+
+	for (d = 1; d >= 0; d--) {
+		kperf_rdma_cm_destroy(&cc->end[d], &run->conns[i].end[d]);
+		kperf_cm_end_reset(&cc->end[d]);
+	}
 }
 
 /*
@@ -662,11 +714,24 @@ static void kperf_rdma_cm_stop(struct kperf_run *run)
  */
 const char *kperf_rdma_cm_check(const struct kperf_params *p)
 {
+	bool extra = p->cycles || p->abort || p->abort_peer_first || p->hold;
+
+	if (p->cm != KPERF_CM_RDMA && extra)
+		return "cycles=, abort= and hold= need cm=rdma";
 	if (p->cm != KPERF_CM_RDMA)
 		return p->addr.ss_family || p->port ?
 		       "addr= and port= need cm=rdma" : NULL;
 	if (p->mtu)
 		return "cm=rdma takes the path MTU from its route (no mtu=)";
+	if (extra && (p->mode != KPERF_PING || p->fault != KPERF_FAULT_NONE ||
+		      p->srq))
+		return "cycles=, abort= and hold= run mode=ping without fault= or srq=1";
+	if (p->cycles && (p->abort || p->hold))
+		return "cycles= goes without abort= and hold=";
+	if (p->abort_peer_first && p->hold)
+		return "abort_first= destroys, hold=1 parks: not both";
+	if (p->abort_peer_first && p->abort < KPERF_ABORT_CONNECT)
+		return "abort_first=peer needs abort=connect or later (the peer side has no id before)";
 	return NULL;
 }
 
@@ -676,5 +741,6 @@ const struct kperf_cm_ops kperf_cm_rdma = {
 	.connect = kperf_rdma_cm_connect,
 	.disconnect = kperf_rdma_cm_disconnect,
 	.stop = kperf_rdma_cm_stop,
+	.recycle = kperf_rdma_cm_recycle,
 	.makes_qps = true,
 };

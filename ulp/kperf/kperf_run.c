@@ -180,9 +180,17 @@ static int kperf_run_body(struct kperf_run *run)
 		ret = kperf_mcast_attach(run);
 	if (ret)
 		return ret;
+	/* the connections ended (or, hold=1, were parked) where abort= said */
+	if (run->p.abort)
+		return run->p.hold ? kperf_hold_run(run) : 0;
 	if (run->p.fault != KPERF_FAULT_NONE)
 		return kperf_fault_run(run);
-	return kperf_modes[run->p.mode](run);
+	if (run->p.cycles)
+		return kperf_cycle_run(run);
+	ret = kperf_modes[run->p.mode](run);
+	if (!ret && run->p.hold)
+		ret = kperf_hold_run(run);
+	return ret;
 }
 
 /* Turns a failure the command asked for (expect=) into success. */
@@ -250,6 +258,7 @@ int kperf_run_command(struct kperf_params *p, struct seq_buf *out)
 	run->op = kperf_op_info(p->op);
 	run->out = out;
 	run->res.wc = IB_WC_SUCCESS;
+	run->t_start = ktime_get();
 	kperf_run_progress(run);
 	ret = kperf_run_setup(run);
 	if (!ret) {
