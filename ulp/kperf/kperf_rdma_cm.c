@@ -726,6 +726,8 @@ const char *kperf_rdma_cm_check(const struct kperf_params *p)
 	if (extra && (p->mode != KPERF_PING || p->fault != KPERF_FAULT_NONE ||
 		      p->srq))
 		return "cycles=, abort= and hold= run mode=ping without fault= or srq=1";
+	if (extra && p->qp_type == IB_QPT_UD)
+		return "cycles=, abort= and hold= need qp=rc or qp=uc (UD ids do not connect)";
 	if (p->cycles && (p->abort || p->hold))
 		return "cycles= goes without abort= and hold=";
 	if (p->abort_peer_first && p->hold)
