@@ -191,6 +191,21 @@ struct cm_msg_apr {
 	u8	private_data[CM_APR_PRIVATE_DATA_SIZE];
 };
 
+/* Any one message, decoded: what cm_msg_decode() fills in for a kind. */
+union cm_msg_any {
+	struct cm_msg_req	req;
+	struct cm_msg_mra	mra;
+	struct cm_msg_rej	rej;
+	struct cm_msg_rep	rep;
+	struct cm_msg_rtu	rtu;
+	struct cm_msg_dreq	dreq;
+	struct cm_msg_drep	drep;
+	struct cm_msg_sidr_req	sidr_req;
+	struct cm_msg_sidr_rep	sidr_rep;
+	struct cm_msg_lap	lap;
+	struct cm_msg_apr	apr;
+};
+
 /* The attribute ID of @kind, and the kind of an attribute ID (-1: none). */
 __be16 cm_msg_attr_id(enum cm_msg_kind kind);
 int cm_msg_kind_of(__be16 attr_id);

@@ -6,21 +6,6 @@
 
 #include "cm/cm.h"
 
-/* Every message kind, decoded in one place. */
-union cm_msg_any {
-	struct cm_msg_req	req;
-	struct cm_msg_mra	mra;
-	struct cm_msg_rej	rej;
-	struct cm_msg_rep	rep;
-	struct cm_msg_rtu	rtu;
-	struct cm_msg_dreq	dreq;
-	struct cm_msg_drep	drep;
-	struct cm_msg_sidr_req	sidr_req;
-	struct cm_msg_sidr_rep	sidr_rep;
-	struct cm_msg_lap	lap;
-	struct cm_msg_apr	apr;
-};
-
 /* MessageMRAed / MessageRejected value for a REQ. */
 #define CM_MSG_ANSWERS_REQ	0
 

@@ -38,21 +38,6 @@ MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 #define FUZZ_TID_VAL	0x0000000412345678ULL
 #define FUZZ_TID	cpu_to_be64(FUZZ_TID_VAL)
 
-/* Every message kind, encoded from one place. */
-union fuzz_msg {
-	struct cm_msg_req	req;
-	struct cm_msg_mra	mra;
-	struct cm_msg_rej	rej;
-	struct cm_msg_rep	rep;
-	struct cm_msg_rtu	rtu;
-	struct cm_msg_dreq	dreq;
-	struct cm_msg_drep	drep;
-	struct cm_msg_sidr_req	sidr_req;
-	struct cm_msg_sidr_rep	sidr_rep;
-	struct cm_msg_lap	lap;
-	struct cm_msg_apr	apr;
-};
-
 /**
  * struct fuzz_target - who takes one message, and the message
  * @ev: the owner's events (the listener's, for REQ and SIDR REQ)
@@ -67,7 +52,7 @@ struct fuzz_target {
 	struct ib_cm_id		*listen;
 	struct cm_id_priv	*priv;
 	int			kind;
-	union fuzz_msg		*msg;
+	union cm_msg_any		*msg;
 	struct ib_mad		*mad;
 };
 
@@ -598,7 +583,7 @@ KUNIT_ARRAY_PARAM(len, len_cases, len_desc);
 /* The field made @value, the room it measures filled. */
 static void len_set(struct fuzz_target *t, u8 value)
 {
-	union fuzz_msg *m = t->msg;
+	union cm_msg_any *m = t->msg;
 
 	if (t->kind == CM_MSG_REJ) {
 		m->rej.ari_length = value;
@@ -708,7 +693,7 @@ static void cm_fuzz_sidr_no_listener_test(struct kunit *test)
 /* The message's comm IDs (for a SIDR REP: the request ID) made @local, @remote. */
 static void ids_set(struct fuzz_target *t, u32 local, u32 remote)
 {
-	union fuzz_msg *m = t->msg;
+	union cm_msg_any *m = t->msg;
 
 	switch (t->kind) {
 	case CM_MSG_SIDR_REP:
@@ -1015,7 +1000,7 @@ static struct fuzz_target *vec_target(struct kunit *test,
 	const struct ib_mad *rec = (const struct ib_mad *)v->mad;
 	int kind = cm_msg_kind_of(rec->mad_hdr.attr_id);
 	struct fuzz_target *t;
-	union fuzz_msg *m;
+	union cm_msg_any *m;
 
 	if (kind < 0 || rec->mad_hdr.mgmt_class != IB_MGMT_CLASS_CM)
 		return NULL;

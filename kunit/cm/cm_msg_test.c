@@ -7,6 +7,7 @@
 #include <rdma/ib_mad.h>
 
 #include "core/cm/cm.h"
+#include "kunit/cm/cm_fixture.h"
 #include "kunit/cm/cm_vectors.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
@@ -754,76 +755,8 @@ static void cm_msg_rec_all_test(struct kunit *test)
 /*
  * Our engine, put in the state the inbox side was in and given the same
  * input, sends the message the inbox sent, byte for byte. The MADs go to
- * a fake wire that keeps the last one.
+ * the fake wire of cm_fixture.h, which keeps the last one.
  */
-static struct {
-	int sent;
-	struct cm_out last;
-} wire;
-
-static int fake_send(struct cm_id_priv *priv, struct cm_out *out)
-{
-	wire.sent++;
-	wire.last = *out;
-	return 0;
-}
-
-static int fake_reply(const struct cm_in *in, struct cm_out *out)
-{
-	return fake_send(NULL, out);
-}
-
-static void fake_cancel(struct cm_id_priv *priv)
-{
-}
-
-static int fake_extend(struct cm_id_priv *priv, unsigned int timeout_ms)
-{
-	return 0;
-}
-
-static int fake_av_from_path(struct cm_av *av, struct ib_device *device,
-			     struct sa_path_rec *path,
-			     const struct ib_gid_attr *sgid_attr)
-{
-	return 0;
-}
-
-static int fake_av_from_wc(struct cm_av *av, const struct cm_in *in)
-{
-	av->port = in->port;
-	return 0;
-}
-
-static const struct cm_wire_ops fake_wire = {
-	.send = fake_send, .reply = fake_reply, .cancel = fake_cancel,
-	.extend = fake_extend, .av_from_path = fake_av_from_path,
-	.av_from_wc = fake_av_from_wc,
-};
-
-static struct ib_device fake_dev;
-static struct cm_device *fake_cm_dev;
-static struct cm_port fake_port;
-
-static int cm_msg_test_init(struct kunit *test)
-{
-	fake_cm_dev = kunit_kzalloc(test, sizeof(*fake_cm_dev), GFP_KERNEL);
-	if (!fake_cm_dev)
-		return -ENOMEM;
-	fake_cm_dev->device = &fake_dev;
-	memset(&fake_port, 0, sizeof(fake_port));
-	fake_port.dev = fake_cm_dev;
-	fake_port.port_num = 1;
-	memset(&wire, 0, sizeof(wire));
-	cm_wire_set(&fake_wire);
-	return 0;
-}
-
-static void cm_msg_test_exit(struct kunit *test)
-{
-	cm_wire_set(NULL);
-}
-
 static int ignore_event(struct ib_cm_id *cm_id, const struct ib_cm_event *ev)
 {
 	return 0;
@@ -1035,8 +968,8 @@ static struct kunit_case cm_msg_cases[] = {
 
 static struct kunit_suite cm_msg_test_suite = {
 	.name = "ib_cm_msg",
-	.init = cm_msg_test_init,
-	.exit = cm_msg_test_exit,
+	.init = cm_test_init,
+	.exit = cm_test_exit,
 	.test_cases = cm_msg_cases,
 };
 
