@@ -52,7 +52,8 @@
  * CONNECT_REQUEST), cma_options.c (the small setters and getters),
  * cma_strings.c (event and reject names), cma_ud.c (UD ids: SIDR),
  * cma_mcast.c (multicast groups of UD ids on RoCE), cma_neigh.c (the
- * peer's neighbour entry changing under a RoCE route).
+ * peer's neighbour entry changing under a RoCE route), cma_netdev.c (a
+ * bond's address changing under its ids).
  *
  * Locks, outermost first: cma_id_priv.handler_mutex (event delivery and
  * destruction; a listener's before the new id's a REQ makes of it),
@@ -526,6 +527,13 @@ void cma_neigh_unwatch(struct cma_id_priv *priv);
 int cma_neigh_update(const struct neighbour *neigh);
 int cma_neigh_init(void);
 void cma_neigh_exit(void);
+
+/* ---- A bond failing over under its ids (cma_netdev.c) ---------------------- */
+
+struct net_device;
+int cma_netdev_failover(struct net_device *ndev);
+int cma_netdev_init(void);
+void cma_netdev_exit(void);
 
 /* ---- The passive side (cma_listen.c, cma_req.c) ---------------------------- */
 

@@ -27,7 +27,8 @@ static void cma_wq_exit(void)
 /*
  * The parts of the module, brought up in order and down in reverse: the
  * port spaces before any device can bind an id, the workqueue before any
- * id can defer an input or the neighbour watch queue an id's net_work, resource tracking's reader before any id can
+ * id can defer an input or the neighbour watch or a bond's failover queue
+ * work for an id, resource tracking's reader before any id can
  * get a device (and after the last lost its), the ib_client, then
  * configfs, whose directories name the ib_client's devices.
  */
@@ -39,6 +40,7 @@ static const struct cma_part {
 	{ "port spaces", cma_pernet_init, cma_pernet_exit },
 	{ "workqueue", cma_wq_init, cma_wq_exit },
 	{ "neighbour watch", cma_neigh_init, cma_neigh_exit },
+	{ "bond failover", cma_netdev_init, cma_netdev_exit },
 	{ "restrack", cma_res_init, cma_res_exit },
 	{ "ib_client", cma_device_init, cma_device_exit },
 	{ "configfs", cma_configfs_init, cma_configfs_exit },

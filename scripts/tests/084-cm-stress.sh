@@ -216,7 +216,7 @@ stress_concurrent() {
 }
 
 # (d), (e) -------------------------------------------------------------------------
-hold_listed() { grep -q "^hold dev=rxe0 peer=rxe1 qps=$1\$" "$HOLD" 2>/dev/null; }
+hold_listed() { grep -q "^hold dev=rxe0 peer=rxe1 qps=$1 addr_changes=0\$" "$HOLD" 2>/dev/null; }
 
 # hold_start N: N connections held in the background (output in
 # $OUTDIR/hold); returns once they are up and verified.
@@ -264,7 +264,7 @@ stress_link_delete() {
 	hold_listed $n || t_fail "the command stopped holding rxe0's ends: $(cat "$OUTDIR/hold")"
 	echo close > "$HOLD"
 	hold_end
-	expect_out "^result .* qps=$n .* msgs=$n .* removals=$((n + 1)) removal_ids=$((n + 1)) status=ok\$" \
+	expect_out "^result .* qps=$n .* msgs=$n .* removals=$((n + 1)) removal_ids=$((n + 1)) addr_changes=0 status=ok\$" \
 		"every id on rxe1 ($n connections' ends and the listener) heard DEVICE_REMOVAL"
 	expect_no_cm_ids "after rxe1's removal"
 	t_run nsx rdma link add rxe1 type rxe netdev "$VB"
@@ -279,11 +279,11 @@ stress_link_delete_loop() {
 	"$KPERF" dev=rxe0 cm=rdma qp=rc qps=$n op=send size=64 iters=$n hold=1 \
 		timeout_ms=20000 > "$OUTDIR/hold" 2>&1 &
 	HOLD_PID=$!
-	t_wait_for 120 grep -q "^hold dev=rxe0 peer=rxe0 qps=$n\$" "$HOLD" ||
+	t_wait_for 120 grep -q "^hold dev=rxe0 peer=rxe0 qps=$n addr_changes=0\$" "$HOLD" ||
 		t_fail "the held connections did not come up: $(cat "$OUTDIR/hold")"
 	timed "rdma link delete rxe0 under $n connections to itself" rdma link delete rxe0
 	hold_end
-	expect_out "^result .* qps=$n .* removals=$((2 * n + 1)) removal_ids=$((2 * n + 1)) status=ok\$" \
+	expect_out "^result .* qps=$n .* removals=$((2 * n + 1)) removal_ids=$((2 * n + 1)) addr_changes=0 status=ok\$" \
 		"every id on rxe0 (both ends of $n connections and the listener) heard DEVICE_REMOVAL"
 	expect_no_cm_ids "after rxe0's removal"
 	t_run rdma link add rxe0 type rxe netdev "$VA"
@@ -300,13 +300,13 @@ park_one() {
 	"$KPERF" dev=rxe0 cm=rdma qp=rc qps=$n abort=$st hold=1 timeout_ms=20000 "$@" \
 		> "$OUTDIR/hold" 2>&1 &
 	HOLD_PID=$!
-	t_wait_for 120 grep -q "^hold dev=rxe0 peer=rxe0 qps=$n\$" "$HOLD" ||
+	t_wait_for 120 grep -q "^hold dev=rxe0 peer=rxe0 qps=$n addr_changes=0\$" "$HOLD" ||
 		t_fail "the connections were not parked at $st: $(cat "$OUTDIR/hold")"
 	cm_id_rows
 	[ "$NROWS" -eq "$ids" ] || t_fail "parked at $st: $NROWS cm_id rows, expected $ids: $ROWS"
 	timed "rdma link delete rxe0, parked at $st" rdma link delete rxe0
 	hold_end
-	expect_out "^result .* abort=$st removals=$ids removal_ids=$ids status=ok\$" \
+	expect_out "^result .* abort=$st removals=$ids removal_ids=$ids addr_changes=0 status=ok\$" \
 		"parked at $st: every id ($ids) heard DEVICE_REMOVAL"
 	expect_no_cm_ids "after the removal at $st"
 	t_run rdma link add rxe0 type rxe netdev "$VA"
@@ -332,7 +332,7 @@ stress_unload() {
 	timed "modprobe -r rdma_rxe under $n connections" modprobe -r rdma_rxe
 	ibdev_gone rxe0 && ibdev_gone rxe1 || t_fail "rxe devices are left"
 	hold_end
-	expect_out "^result .* qps=$n .* msgs=$n .* removals=$((2 * n + 1)) removal_ids=$((2 * n + 1)) status=ok\$" \
+	expect_out "^result .* qps=$n .* msgs=$n .* removals=$((2 * n + 1)) removal_ids=$((2 * n + 1)) addr_changes=0 status=ok\$" \
 		"every id ($n connections' two ends and the listener) heard DEVICE_REMOVAL"
 	expect_no_cm_ids "after rdma_rxe's unload"
 }

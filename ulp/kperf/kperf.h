@@ -266,6 +266,7 @@ struct kperf_result {
  * @cycles_ns: cycles=: from @t_start to the end of the last cycle
  * @removal_ids: hold=1: ids that were on a device that went away
  * @removals: hold=1: how many of them heard DEVICE_REMOVAL
+ * @addr_changes: cm=rdma: ADDR_CHANGE events the command's ids heard
  */
 struct kperf_run {
 	struct kperf_params p;
@@ -288,6 +289,7 @@ struct kperf_run {
 	ktime_t t_start;
 	u64 cycles_done, cycles_ns;
 	unsigned int removal_ids, removals;
+	atomic_t addr_changes;
 };
 
 /* Where one end of a connection is in a CM's exchange (cm=, mode=rping). */

@@ -178,7 +178,8 @@ int kperf_hold_run(struct kperf_run *run)
  * @m: the file
  * @unused: nothing
  *
- * One line "hold dev=<dev> peer=<peer> qps=<n>" per holding command.
+ * One line "hold dev=<dev> peer=<peer> qps=<n> addr_changes=<n>" per
+ * holding command.
  *
  * Return: 0.
  */
@@ -188,8 +189,9 @@ int kperf_hold_show(struct seq_file *m, void *unused)
 
 	mutex_lock(&kperf_holds_lock);
 	list_for_each_entry(h, &kperf_holds, node)
-		seq_printf(m, "hold dev=%s peer=%s qps=%u\n", h->run->p.dev,
-			   h->run->p.peer, h->run->p.qps);
+		seq_printf(m, "hold dev=%s peer=%s qps=%u addr_changes=%d\n",
+			   h->run->p.dev, h->run->p.peer, h->run->p.qps,
+			   atomic_read(&h->run->addr_changes));
 	mutex_unlock(&kperf_holds_lock);
 	return 0;
 }

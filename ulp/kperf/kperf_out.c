@@ -110,8 +110,9 @@ static void kperf_out_rdma_cm(struct kperf_run *run)
 	if (p->abort)
 		seq_buf_printf(out, " abort=%s", kperf_abort_name(p->abort));
 	if (p->hold)
-		seq_buf_printf(out, " removals=%u removal_ids=%u",
-			       run->removals, run->removal_ids);
+		seq_buf_printf(out, " removals=%u removal_ids=%u addr_changes=%d",
+			       run->removals, run->removal_ids,
+			       atomic_read(&run->addr_changes));
 }
 
 /**

@@ -310,6 +310,7 @@ static const enum kperf_cm_state kperf_rdma_cm_next[] = {
  *
  * Context: the id's event handler.
  * TIMEWAIT_EXIT sets @ce->timewait_over and leaves the state alone;
+ * ADDR_CHANGE is counted in the command (hold=1 shows the count);
  * DEVICE_REMOVAL sets @ce->removed too (hold=1 counts them).
  *
  * Return: whether the event meant anything to @ce's state (TIMEWAIT_EXIT
@@ -325,6 +326,10 @@ bool kperf_rdma_cm_event(struct kperf_cm_end *ce, struct rdma_cm_id *id,
 		/* pairs with kperf_cm_end_wait_timewait() */
 		smp_store_release(&ce->timewait_over, true);
 		complete(&ce->done);
+		return false;
+	}
+	if (type == RDMA_CM_EVENT_ADDR_CHANGE) {
+		atomic_inc(&ce->run->addr_changes);
 		return false;
 	}
 	/* pairs with kperf_cm_end_wait_removal() */
