@@ -6,10 +6,12 @@
 #include <kunit/resource.h>
 #include <kunit/test.h>
 #include <linux/completion.h>
+#include <net/ipv6.h>
 #include <net/net_namespace.h>
 #include <rdma/rdma_cm.h>
 
 #include "core/cma/cma.h"
+#include "core/device/device.h"
 #include "kunit/mock/mock_ibdev.h"
 
 /* Long enough for the resolver's and rdma_cm's work items. */
@@ -205,6 +207,32 @@ static inline void cma_fix_device_end(struct kunit *test,
 }
 
 /* Put an id on port @port of @mdev, as binding to an address there would. */
+/* The IPv4-mapped GID of @ip, as RoCE GID entries carry an IPv4 address. */
+static inline union ib_gid cma_fix_v4_gid(__be32 ip)
+{
+	union ib_gid gid = {};
+
+	ipv6_addr_set_v4mapped(ip, (struct in6_addr *)gid.raw);
+	return gid;
+}
+
+/*
+ * A GID entry of "lo" for @ip on the mock's RoCE port, of @type, as the
+ * RoCE GID manager would add for an address on it. The entry holds "lo"
+ * until a grace period after the device goes (suites rcu_barrier()).
+ */
+static inline void cma_fix_lo_gid_add(struct kunit *test,
+				      struct mock_ibdev *mdev, __be32 ip,
+				      enum ib_gid_type type)
+{
+	struct ib_gid_attr attr = { .gid_type = type };
+	union ib_gid gid = cma_fix_v4_gid(ip);
+
+	RCU_INIT_POINTER(attr.ndev, init_net.loopback_dev);
+	KUNIT_ASSERT_EQ(test, ib_cache_gid_add(&mdev->ibdev, CMA_FIX_ROCE_PORT,
+					       &gid, &attr), 0);
+}
+
 static inline void cma_fix_attach(struct cma_id_priv *priv,
 				  struct mock_ibdev *mdev, u32 port)
 {

@@ -183,14 +183,6 @@ struct req_msg {
 	struct ib_cm_event	ev;
 };
 
-static union ib_gid v4_gid(__be32 ip)
-{
-	union ib_gid gid = {};
-
-	ipv6_addr_set_v4mapped(ip, (struct in6_addr *)gid.raw);
-	return gid;
-}
-
 /*
  * A RoCE REQ of RC from 127.0.0.2:0x4321 for @dst:@port, in on the mock
  * RoCE port's GID entry @attr.
@@ -211,8 +203,8 @@ static struct req_msg *req_v4(struct kunit *test, const struct ib_gid_attr *attr
 	for (i = CMA_HDR_SIZE; i < sizeof(m->data); i++)
 		m->data[i] = i;
 	m->path.service_id = tcp_sid(port);
-	m->path.sgid = v4_gid(dst);
-	m->path.dgid = v4_gid(src);
+	m->path.sgid = cma_fix_v4_gid(dst);
+	m->path.dgid = cma_fix_v4_gid(src);
 	m->path.pkey = cpu_to_be16(0xffff);
 	m->path.rec_type = SA_PATH_REC_TYPE_ROCE_V2;
 	m->ev.event = IB_CM_REQ_RECEIVED;
@@ -287,16 +279,12 @@ struct lfix {
 static int lfix_init(struct kunit *test)
 {
 	struct lfix *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
-	struct ib_gid_attr attr = { .gid_type = IB_GID_TYPE_ROCE };
-	union ib_gid gid = v4_gid(LO_IP(1));
+	union ib_gid gid = cma_fix_v4_gid(LO_IP(1));
 
 	KUNIT_ASSERT_NOT_NULL(test, f);
 	test->priv = f;
 	f->mdev = cma_fix_device(test);
-	RCU_INIT_POINTER(attr.ndev, init_net.loopback_dev);
-	KUNIT_ASSERT_EQ(test, ib_cache_gid_add(&f->mdev->ibdev,
-					       CMA_FIX_ROCE_PORT, &gid, &attr),
-			0);
+	cma_fix_lo_gid_add(test, f->mdev, LO_IP(1), IB_GID_TYPE_ROCE);
 	f->lo = rdma_find_gid_by_port(&f->mdev->ibdev, &gid, IB_GID_TYPE_ROCE,
 				      CMA_FIX_ROCE_PORT, NULL);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, f->lo);
@@ -847,7 +835,7 @@ static void cma_listen_sidr_test(struct kunit *test)
 	unsigned int refs = gid_refs(f->lo);
 	struct sockaddr_in sin = { .sin_family = AF_INET,
 				   .sin_port = htons(LPORT(14)) };
-	union ib_gid peer = v4_gid(LO_IP(2));
+	union ib_gid peer = cma_fix_v4_gid(LO_IP(2));
 	struct req_owner o = {};
 	struct rdma_cm_id *id;
 	struct cma_id_priv *l, *c;

@@ -37,26 +37,6 @@ MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 #define LO_IP		htonl(0x7f000001)	/* 127.0.0.1 */
 #define GROUP_IP	htonl(0xe0010203)	/* 224.1.2.3 */
 
-static union ib_gid v4_gid(__be32 ip)
-{
-	union ib_gid gid = {};
-
-	ipv6_addr_set_v4mapped(ip, (struct in6_addr *)gid.raw);
-	return gid;
-}
-
-/* The GID entry ::ffff:127.0.0.1 of "lo" on the RoCE port, of @type. */
-static void lo_gid_add(struct kunit *test, struct mock_ibdev *mdev,
-		       enum ib_gid_type type)
-{
-	struct ib_gid_attr attr = { .gid_type = type };
-	union ib_gid gid = v4_gid(LO_IP);
-
-	RCU_INIT_POINTER(attr.ndev, init_net.loopback_dev);
-	KUNIT_ASSERT_EQ(test, ib_cache_gid_add(&mdev->ibdev, CMA_FIX_ROCE_PORT,
-					       &gid, &attr), 0);
-}
-
 /* A UD id of @o bound to 127.0.0.1 on "lo" and the RoCE port, in @state. */
 static struct cma_id_priv *lo_ud_id(struct kunit *test, struct cma_owner *o,
 				    struct mock_ibdev *mdev,
@@ -160,14 +140,14 @@ static const struct ib_gid_attr *ud_route(struct kunit *test,
 					  struct sa_path_rec *path)
 {
 	const struct ib_gid_attr *attr;
-	union ib_gid gid = v4_gid(LO_IP);
+	union ib_gid gid = cma_fix_v4_gid(LO_IP);
 
 	attr = rdma_find_gid_by_port(priv->id.device, &gid, IB_GID_TYPE_ROCE,
 				     CMA_FIX_ROCE_PORT, NULL);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, attr);
 	*path = (struct sa_path_rec){
 		.rec_type = SA_PATH_REC_TYPE_ROCE_V1,
-		.sgid = gid, .dgid = v4_gid(htonl(0x7f000002)),
+		.sgid = gid, .dgid = cma_fix_v4_gid(htonl(0x7f000002)),
 		.pkey = cpu_to_be16(0xffff), .hop_limit = 1,
 		.mtu = IB_MTU_1024, .sl = 0,
 	};
@@ -190,7 +170,7 @@ static void cma_ud_sidr_rep_test(struct kunit *test)
 	const struct ib_gid_attr *attr;
 	struct sa_path_rec path;
 
-	lo_gid_add(test, mdev, IB_GID_TYPE_ROCE);
+	cma_fix_lo_gid_add(test, mdev, LO_IP, IB_GID_TYPE_ROCE);
 	priv = lo_ud_id(test, &o, mdev, RDMA_CM_CONNECT);
 	attr = ud_route(test, priv, &path);
 
@@ -314,7 +294,7 @@ static void cma_mcast_errnos_test(struct kunit *test)
 	struct cma_id_priv *priv, *conn;
 	struct ib_qp qp = {};
 
-	lo_gid_add(test, mdev, IB_GID_TYPE_ROCE_UDP_ENCAP);
+	cma_fix_lo_gid_add(test, mdev, LO_IP, IB_GID_TYPE_ROCE_UDP_ENCAP);
 	priv = lo_ud_id(test, &o, mdev, RDMA_CM_IDLE);
 	KUNIT_EXPECT_EQ(test, join(priv, GROUP_IP, 1, NULL), -EINVAL);
 	cma_fix_force(priv, RDMA_CM_ROUTE_RESOLVED);
@@ -352,10 +332,10 @@ static void cma_mcast_v2_test(struct kunit *test)
 	struct rdma_cm_event seen;
 	struct cma_owner o = { .copy = &seen };
 	struct cma_id_priv *priv;
-	union ib_gid mgid = v4_gid(GROUP_IP);
+	union ib_gid mgid = cma_fix_v4_gid(GROUP_IP);
 	int ctx;
 
-	lo_gid_add(test, mdev, IB_GID_TYPE_ROCE_UDP_ENCAP);
+	cma_fix_lo_gid_add(test, mdev, LO_IP, IB_GID_TYPE_ROCE_UDP_ENCAP);
 	priv = lo_ud_id(test, &o, mdev, RDMA_CM_ADDR_RESOLVED);
 	KUNIT_ASSERT_EQ(test, join(priv, GROUP_IP, BIT(FULLMEMBER_JOIN), &ctx),
 			0);
@@ -399,7 +379,7 @@ static void cma_mcast_v1_test(struct kunit *test)
 	u8 want[16] = { 0xff, 0x0e, [10] = 0xff, [11] = 0xff,
 			[12] = 224, 1, 2, 3 };
 
-	lo_gid_add(test, mdev, IB_GID_TYPE_ROCE);
+	cma_fix_lo_gid_add(test, mdev, LO_IP, IB_GID_TYPE_ROCE);
 	priv = lo_ud_id(test, &o, mdev, RDMA_CM_ADDR_BOUND);
 	KUNIT_ASSERT_EQ(test, join(priv, GROUP_IP, BIT(FULLMEMBER_JOIN), NULL),
 			0);
@@ -419,7 +399,7 @@ static void cma_mcast_destroy_test(struct kunit *test)
 	struct cma_owner o = {};
 	struct cma_id_priv *priv;
 
-	lo_gid_add(test, mdev, IB_GID_TYPE_ROCE_UDP_ENCAP);
+	cma_fix_lo_gid_add(test, mdev, LO_IP, IB_GID_TYPE_ROCE_UDP_ENCAP);
 	priv = lo_ud_id(test, &o, mdev, RDMA_CM_ADDR_BOUND);
 	/* The owner's handler lock held: the event cannot be delivered yet. */
 	mutex_lock(&priv->handler_mutex);
