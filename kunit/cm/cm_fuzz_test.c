@@ -626,6 +626,28 @@ static void cm_fuzz_length_test(struct kunit *test)
 /* ---- Nobody listens ------------------------------------------------------- */
 
 /*
+ * Feed @t, a request whose service nobody offers: it is dropped as for
+ * no id, nobody hears it, and one @answer goes back with the request's
+ * TID.
+ */
+static void expect_answered(struct kunit *test, struct fuzz_target *t,
+			    enum cm_msg_kind answer)
+{
+	struct fuzz_rx *rx = fuzz_rx_alloc(test);
+	struct fuzz_counts before;
+
+	target_encode(t);
+	counts_take(&before);
+	KUNIT_EXPECT_EQ(test, fuzz_feed(rx, t->mad, sizeof(*t->mad)), -ENOENT);
+	flush_workqueue(cm.wq);
+	expect_moved(test, &before, CM_DROP_NO_ID, t->kind, 1, 0);
+	KUNIT_EXPECT_EQ(test, t->ev.count, 0);
+	KUNIT_ASSERT_EQ(test, wire.sent, 1);
+	KUNIT_EXPECT_EQ(test, wire.last_kind, (int)answer);
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(wire.last.tid), FUZZ_TID_VAL);
+}
+
+/*
  * A REQ for a service nobody offers: REJ reason 8 (invalid service ID)
  * back, as 6.1 answers it: the REQ's TID, its comm ID as the remote one,
  * "REQ rejected", no ARI.
@@ -633,19 +655,9 @@ static void cm_fuzz_length_test(struct kunit *test)
 static void cm_fuzz_req_no_listener_test(struct kunit *test)
 {
 	struct fuzz_target *t = target_make(test, CM_MSG_REQ);
-	struct fuzz_rx *rx = fuzz_rx_alloc(test);
-	struct fuzz_counts before;
 
 	t->msg->req.service_id ^= 0x8000;
-	target_encode(t);
-	counts_take(&before);
-	KUNIT_EXPECT_EQ(test, fuzz_feed(rx, t->mad, sizeof(*t->mad)), -ENOENT);
-	flush_workqueue(cm.wq);
-	expect_moved(test, &before, CM_DROP_NO_ID, CM_MSG_REQ, 1, 0);
-	KUNIT_EXPECT_EQ(test, t->ev.count, 0);
-	KUNIT_ASSERT_EQ(test, wire.sent, 1);
-	KUNIT_EXPECT_EQ(test, wire.last_kind, (int)CM_MSG_REJ);
-	KUNIT_EXPECT_EQ(test, be64_to_cpu(wire.last.tid), FUZZ_TID_VAL);
+	expect_answered(test, t, CM_MSG_REJ);
 	KUNIT_EXPECT_EQ(test, wire.last.msg.rej.reason,
 			(u16)IB_CM_REJ_INVALID_SERVICE_ID);
 	KUNIT_EXPECT_EQ(test, wire.last.msg.rej.remote_comm_id,
@@ -663,19 +675,9 @@ static void cm_fuzz_req_no_listener_test(struct kunit *test)
 static void cm_fuzz_sidr_no_listener_test(struct kunit *test)
 {
 	struct fuzz_target *t = target_make(test, CM_MSG_SIDR_REQ);
-	struct fuzz_rx *rx = fuzz_rx_alloc(test);
-	struct fuzz_counts before;
 
 	t->msg->sidr_req.service_id ^= 0x8000;
-	target_encode(t);
-	counts_take(&before);
-	KUNIT_EXPECT_EQ(test, fuzz_feed(rx, t->mad, sizeof(*t->mad)), -ENOENT);
-	flush_workqueue(cm.wq);
-	expect_moved(test, &before, CM_DROP_NO_ID, CM_MSG_SIDR_REQ, 1, 0);
-	KUNIT_EXPECT_EQ(test, t->ev.count, 0);
-	KUNIT_ASSERT_EQ(test, wire.sent, 1);
-	KUNIT_EXPECT_EQ(test, wire.last_kind, (int)CM_MSG_SIDR_REP);
-	KUNIT_EXPECT_EQ(test, be64_to_cpu(wire.last.tid), FUZZ_TID_VAL);
+	expect_answered(test, t, CM_MSG_SIDR_REP);
 	KUNIT_EXPECT_EQ(test, wire.last.msg.sidr_rep.status,
 			(u8)IB_SIDR_UNSUPPORTED);
 	KUNIT_EXPECT_EQ(test, wire.last.msg.sidr_rep.request_id,

@@ -216,18 +216,28 @@ stress_concurrent() {
 }
 
 # (d), (e) -------------------------------------------------------------------------
+# hold_bg PEER N WHAT ARGS...: a kperf command of rxe0 to PEER holding N
+# connections (hold=1) in the background (output in $OUTDIR/hold);
+# returns once the hold file lists it, i.e. once they are up and verified
+# or parked; WHAT says what failed otherwise.
+hold_bg() {
+	local peer=$1 n=$2 what=$3
+	shift 3
+	echo "+ (in the background) kperf dev=rxe0 peer=$peer cm=rdma qp=rc qps=$n hold=1 $*"
+	"$KPERF" dev=rxe0 peer="$peer" cm=rdma qp=rc qps="$n" hold=1 timeout_ms=20000 "$@" \
+		> "$OUTDIR/hold" 2>&1 &
+	HOLD_PID=$!
+	t_wait_for 120 grep -q "^hold dev=rxe0 peer=$peer qps=$n addr_changes=0\$" "$HOLD" ||
+		t_fail "$what: $(cat "$OUTDIR/hold")"
+}
+
 hold_listed() { grep -q "^hold dev=rxe0 peer=rxe1 qps=$1 addr_changes=0\$" "$HOLD" 2>/dev/null; }
 
-# hold_start N: N connections held in the background (output in
-# $OUTDIR/hold); returns once they are up and verified.
+# hold_start N: N connections of rxe0 to rxe1 held in the background;
+# returns once they are up and verified.
 hold_start() {
 	local n=$1
-	echo "+ (in the background) kperf $PAIR cm=rdma qp=rc qps=$n op=send iters=$n hold=1"
-	"$KPERF" $PAIR cm=rdma qp=rc qps=$n op=send size=64 iters=$n hold=1 \
-		timeout_ms=20000 > "$OUTDIR/hold" 2>&1 &
-	HOLD_PID=$!
-	t_wait_for 120 hold_listed "$n" ||
-		t_fail "the held connections did not come up: $(cat "$OUTDIR/hold")"
+	hold_bg rxe1 "$n" "the held connections did not come up" op=send size=64 iters="$n"
 	cm_id_rows
 	[ "$NROWS" -eq $((2 * n + 1)) ] ||
 		t_fail "$n held connections and a listener, but $NROWS cm_id rows: $ROWS"
@@ -275,12 +285,7 @@ stress_link_delete() {
 # A device talking to itself: every id of the command on rxe0.
 stress_link_delete_loop() {
 	local n=8
-	echo "+ (in the background) kperf dev=rxe0 cm=rdma qp=rc qps=$n op=send iters=$n hold=1"
-	"$KPERF" dev=rxe0 cm=rdma qp=rc qps=$n op=send size=64 iters=$n hold=1 \
-		timeout_ms=20000 > "$OUTDIR/hold" 2>&1 &
-	HOLD_PID=$!
-	t_wait_for 120 grep -q "^hold dev=rxe0 peer=rxe0 qps=$n addr_changes=0\$" "$HOLD" ||
-		t_fail "the held connections did not come up: $(cat "$OUTDIR/hold")"
+	hold_bg rxe0 "$n" "the held connections did not come up" op=send size=64 iters="$n"
 	timed "rdma link delete rxe0 under $n connections to itself" rdma link delete rxe0
 	hold_end
 	expect_out "^result .* qps=$n .* removals=$((2 * n + 1)) removal_ids=$((2 * n + 1)) addr_changes=0 status=ok\$" \
@@ -296,12 +301,7 @@ stress_link_delete_loop() {
 park_one() {
 	local st=$1 ids=$2 n=2
 	shift 2
-	echo "+ (in the background) kperf dev=rxe0 cm=rdma qp=rc qps=$n abort=$st hold=1 $*"
-	"$KPERF" dev=rxe0 cm=rdma qp=rc qps=$n abort=$st hold=1 timeout_ms=20000 "$@" \
-		> "$OUTDIR/hold" 2>&1 &
-	HOLD_PID=$!
-	t_wait_for 120 grep -q "^hold dev=rxe0 peer=rxe0 qps=$n addr_changes=0\$" "$HOLD" ||
-		t_fail "the connections were not parked at $st: $(cat "$OUTDIR/hold")"
+	hold_bg rxe0 "$n" "the connections were not parked at $st" abort="$st" "$@"
 	cm_id_rows
 	[ "$NROWS" -eq "$ids" ] || t_fail "parked at $st: $NROWS cm_id rows, expected $ids: $ROWS"
 	timed "rdma link delete rxe0, parked at $st" rdma link delete rxe0
