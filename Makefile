@@ -12,6 +12,8 @@
 #   make check           the whole test suite on both guest kernels
 #   make selftest        break the tree on purpose and require check to fail
 #   make compat          compile 6.1's RDMA ULPs against our headers
+#   make ulps            build 6.1's RDMA ULPs as modules against our stack
+#                        (build/ulps/<kver>/; not yet part of make/install)
 #   make deps            install the Debian packages all of this needs
 
 ifneq ($(KERNELRELEASE),)
@@ -30,7 +32,7 @@ DEPMOD_BASE = $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH))
 # inside the variable, and a -j given to us reaches Kbuild only so.
 KMAKE = $(MAKE) -C $(KDIR) M=$(TOP) W=1
 
-.PHONY: all modules sparse install uninstall clean check selftest demo deps compat bench
+.PHONY: all modules sparse install uninstall clean check selftest demo deps compat ulps bench
 
 all: modules
 
@@ -76,5 +78,8 @@ deps:
 
 compat:
 	@$(TOP)/scripts/compat-check.sh
+
+ulps: modules
+	@KVER=$(KVER) KDIR=$(KDIR) $(TOP)/scripts/ulps.sh
 
 endif

@@ -141,6 +141,11 @@ for kind in $order; do
 	rdmaoot_log "building for the $kind kernel"
 	host_step "build/$kind" "$BUILD/build-$kind.log" make "$jobs" -C "$src" KDIR="$kdir" modules || continue
 	host_step "sparse/$kind" "$BUILD/sparse-$kind.log" make "$jobs" -C "$src" KDIR="$kdir" sparse
+	# The kernel's ULPs rebuilt against us, staged with our modules (the
+	# debug kernel is configured without RDMA, so without its ULPs).
+	if [ "$kind" = stock ]; then
+		host_step "ulps/$kind" "$BUILD/ulps-$kind.log" make -C "$src" KDIR="$kdir" ulps
+	fi
 	"$RDMAOOT_TOP/scripts/stage-modules.sh" "$kind" "$BUILD/$kind" > "$BUILD/stage-$kind.log" 2>&1 ||
 		{ echo "FAIL stage/$kind 0 see $BUILD/stage-$kind.log" >> "$HOSTRES"; continue; }
 	# Timeouts allow for the other guest or a build sharing the cores.

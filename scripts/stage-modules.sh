@@ -2,7 +2,7 @@
 # scripts/stage-modules.sh KIND BUILDDIR - prepare the guest's module tree.
 #
 # Makes BUILDDIR/modroot/lib/modules/<kver>/ with our .ko files (found under
-# BUILDDIR) in updates/rdmaoot/ and, for the stock kernel, the inbox tree
+# BUILDDIR, the ULPs of make ulps among them) in updates/rdmaoot/ and, for the stock kernel, the inbox tree
 # linked in as kernel/; then runs depmod on the host. The guest bind-mounts
 # it as /lib/modules/<kver>: modprobe there prefers updates/ (ours) and never
 # has to depmod the 4000 stock modules over 9p.
@@ -34,7 +34,9 @@ if [ -n "$sdir" ]; then
 		cp "$sdir/lib/modules/$kver/$f" "$mdir/"
 	done
 fi
-find "$bdir" -path "$root" -prune -o -name '*.ko' -print0 |
+# The ULPs rebuilt by make ulps come from their output folder, not from
+# the scratch tree they were built in.
+find "$bdir" \( -path "$root" -o -path '*/build/ulps/src-*' \) -prune -o -name '*.ko' -print0 |
 	xargs -0 -r cp -t "$mdir/updates/rdmaoot/"
 depmod -b "$root" "$kver"
 echo "$root"
