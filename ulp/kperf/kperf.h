@@ -415,6 +415,7 @@ int kperf_side_open(struct kperf_run *run, struct kperf_side *s,
 		    const char *name);
 int kperf_side_open_dev(struct kperf_run *run, struct kperf_side *s,
 			struct ib_device *ibdev, u32 port);
+struct net *kperf_side_net(const struct kperf_side *s);
 void kperf_side_close(struct kperf_side *s);
 
 /* kperf_conn.c */
