@@ -39,11 +39,14 @@
 /* mode=rping: rping's port and ping size unless port= and size= say. */
 #define KPERF_RPING_PORT	7174
 #define KPERF_RPING_SIZE	64
+/* mode=udaddy: udaddy's message size and count unless size= and iters= say. */
+#define KPERF_UDADDY_SIZE	100
+#define KPERF_UDADDY_COUNT	10
 /* How long a CM's event may take unless the command says (cm=ib, cm=rdma). */
 #define KPERF_CM_WAIT_MS	30000
 
 enum kperf_mode { KPERF_PING, KPERF_BW, KPERF_LAT, KPERF_MEMCPY, KPERF_MAD,
-		  KPERF_RPING };
+		  KPERF_RPING, KPERF_UDADDY };
 
 /* mode=rping: which end of rping's protocol the command is (kperf_rping.c). */
 enum kperf_rping_role { KPERF_RPING_NONE, KPERF_RPING_CLIENT,
@@ -149,6 +152,7 @@ struct kperf_cm;
 struct kperf_cm_ops;
 struct kperf_rdma_cm;
 struct kperf_rping;
+struct kperf_udaddy;
 
 /**
  * struct kperf_buf - a data buffer and how the device reaches it
@@ -261,6 +265,7 @@ struct kperf_result {
  * @rdma_mcast: mcast=1 cm=rdma: the group's ids (kperf_rdma_mcast.c)
  * @rping: mode=rping: its one connection (kperf_rping.c); side[0] is the
  *	   device rdma_cm chose, side[1] is unused
+ * @udaddy: mode=udaddy: its one exchange (kperf_udaddy.c); sides as rping's
  * @t_start: when the command started (cycles=: connections per second)
  * @cycles_done: cycles=: connect, verify, disconnect cycles completed
  * @cycles_ns: cycles=: from @t_start to the end of the last cycle
@@ -285,6 +290,7 @@ struct kperf_run {
 	struct kperf_rdma_cm *rdma_cm;
 	struct kperf_rdma_mcast *rdma_mcast;
 	struct kperf_rping *rping;
+	struct kperf_udaddy *udaddy;
 	ktime_t t_start;
 	u64 cycles_done, cycles_ns;
 	unsigned int removal_ids, removals;
@@ -514,7 +520,28 @@ void kperf_hold_release_all(void);
 /* kperf_rping.c: mode=rping, one end of rping's protocol */
 int kperf_rping_run(const struct kperf_params *p, struct seq_buf *out);
 const char *kperf_rping_check(const struct kperf_params *p);
-int kperf_rping_listening_show(struct seq_file *m, void *unused);
+const char *kperf_rping_event_name(int event);
+
+/* kperf_udaddy.c: mode=udaddy, one end of udaddy's protocol (UD, SIDR) */
+int kperf_udaddy_run(const struct kperf_params *p, struct seq_buf *out);
+const char *kperf_udaddy_check(const struct kperf_params *p);
+
+/**
+ * struct kperf_listener - a server in the debugfs file "listening"
+ * @node: in kperf_listen.c's list while listed
+ * @mode: the server's mode, the line's first word
+ * @addr: where it listens
+ */
+struct kperf_listener {
+	struct list_head node;
+	const char *mode;
+	struct sockaddr_storage addr;
+};
+
+/* kperf_listen.c: the servers listening now */
+void kperf_listener_add(struct kperf_listener *l);
+void kperf_listener_del(struct kperf_listener *l);
+int kperf_listener_show(struct seq_file *m, void *unused);
 
 /* kperf_buf.c */
 int kperf_buf_alloc(struct kperf_run *run, struct kperf_side *s,

@@ -58,7 +58,7 @@ static const char *const kperf_wc_names[] = {
 static const char *const kperf_mode_names[] = {
 	[KPERF_PING] = "ping", [KPERF_BW] = "bw", [KPERF_LAT] = "lat",
 	[KPERF_MEMCPY] = "memcpy", [KPERF_MAD] = "mad",
-	[KPERF_RPING] = "rping",
+	[KPERF_RPING] = "rping", [KPERF_UDADDY] = "udaddy",
 };
 
 static const char *const kperf_mad_names[] = {
@@ -104,7 +104,7 @@ const char *kperf_wc_name(enum ib_wc_status status)
  * kperf_mode_name() - the name of a mode in commands and results
  * @mode: a valid mode
  *
- * Return: "ping", "bw", "lat", "memcpy", "mad" or "rping".
+ * Return: "ping", "bw", "lat", "memcpy", "mad", "rping" or "udaddy".
  */
 const char *kperf_mode_name(enum kperf_mode mode)
 {
@@ -510,6 +510,13 @@ static void kperf_cmd_derive(struct kperf_params *p)
 	/* UD messages must fit the smallest path MTU; rping's are 64 bytes */
 	if (p->size == U32_MAX && p->mode == KPERF_RPING)
 		p->size = KPERF_RPING_SIZE;
+	if (p->size == U32_MAX && p->mode == KPERF_UDADDY)
+		p->size = KPERF_UDADDY_SIZE;
+	if (p->iters == U32_MAX && p->mode == KPERF_UDADDY)
+		p->iters = KPERF_UDADDY_COUNT;
+	/* udaddy posts a receive per message before it connects */
+	if (p->mode == KPERF_UDADDY)
+		p->depth = p->iters;
 	if (p->size == U32_MAX)
 		p->size = op->atomic ? 8 : p->qp_type == IB_QPT_UD ? 256 : 4096;
 	if (p->iters == U32_MAX)
@@ -523,7 +530,7 @@ static void kperf_cmd_derive(struct kperf_params *p)
 		p->mr = KPERF_MR_FRWR;
 	if (p->cm == KPERF_CM_RDMA && !p->port)
 		p->port = KPERF_RDMA_CM_PORT;
-	if (p->mode == KPERF_RPING && !p->port)
+	if ((p->mode == KPERF_RPING || p->mode == KPERF_UDADDY) && !p->port)
 		p->port = KPERF_RPING_PORT;
 	/* cm=rdma keeps the timeout rdma_cm derives, as a ULP's QP does */
 	if (p->cm != KPERF_CM_RDMA && !p->ack_timeout)
@@ -553,12 +560,14 @@ static const char *kperf_cmd_check(const struct kperf_params *p)
 
 	if (p->mode == KPERF_RPING)	/* one side, by address */
 		return kperf_rping_check(p);
+	if (p->mode == KPERF_UDADDY)
+		return kperf_udaddy_check(p);
 	if (!p->iters)	/* as it was before mode=rping's iters=0 */
 		return "bad value '0' for iters";
 	if (p->mode == KPERF_MEMCPY)	/* no device; only size and iters */
 		return NULL;
 	if (p->rping_only)
-		return "role=, verify= and timewait= need mode=rping";
+		return "role=, verify= and timewait= need mode=rping or mode=udaddy";
 	if (!p->dev[0])
 		return "dev= is required";
 	if (p->mode == KPERF_MAD)	/* QP1s only; no op, qp or buffers */
