@@ -46,7 +46,7 @@
 #define KPERF_CM_WAIT_MS	30000
 
 enum kperf_mode { KPERF_PING, KPERF_BW, KPERF_LAT, KPERF_MEMCPY, KPERF_MAD,
-		  KPERF_RPING, KPERF_UDADDY };
+		  KPERF_RPING, KPERF_UDADDY, KPERF_MCKEY };
 
 /* mode=rping: which end of rping's protocol the command is (kperf_rping.c). */
 enum kperf_rping_role { KPERF_RPING_NONE, KPERF_RPING_CLIENT,
@@ -111,10 +111,13 @@ struct kperf_op_info {
  *
  * Sizes and counts are validated by kperf_cmd_parse(); @mtu 0 and @gid -1
  * mean "choose", @expect -1 means "expect success". @addr (family 0: not
- * given; port 0: @port) and @port are cm=rdma's and mode=rping's; @role,
- * @verify and @timewait mode=rping's only; @cycles (0: not given),
+ * given; port 0: @port) and @port are cm=rdma's and mode=rping's (and
+ * mode=udaddy's; mode=mckey's @addr is its group); @role, @verify and
+ * @timewait mode=rping's and mode=udaddy's only, @role and @bind (family 0:
+ * not given) mode=mckey's; @cycles (0: not given),
  * @abort, @abort_peer_first and @hold cm=rdma's only. @not_rping names a key given that
- * mode=rping does not take, @rping_only one that only mode=rping takes.
+ * mode=rping does not take, @rping_only one that only mode=rping takes
+ * (the same for mode=udaddy and mode=mckey).
  */
 struct kperf_params {
 	enum kperf_mode mode;
@@ -135,7 +138,7 @@ struct kperf_params {
 	u32 mad_resp_ms, mad_retries;
 	u8 ack_timeout;		/* RC local ACK timeout, 4.096 us * 2^n; 0: CM's */
 	enum kperf_cm_mode cm;
-	struct sockaddr_storage addr;
+	struct sockaddr_storage addr, bind;
 	u16 port;
 	enum kperf_rping_role role;
 	bool verify, timewait;
@@ -525,6 +528,10 @@ const char *kperf_rping_event_name(int event);
 /* kperf_udaddy.c: mode=udaddy, one end of udaddy's protocol (UD, SIDR) */
 int kperf_udaddy_run(const struct kperf_params *p, struct seq_buf *out);
 const char *kperf_udaddy_check(const struct kperf_params *p);
+
+/* kperf_mckey.c: mode=mckey, one end of mckey's protocol (RoCE multicast) */
+int kperf_mckey_run(const struct kperf_params *p, struct seq_buf *out);
+const char *kperf_mckey_check(const struct kperf_params *p);
 
 /**
  * struct kperf_listener - a server in the debugfs file "listening"

@@ -90,6 +90,8 @@ static int kperf_exec(struct kperf_file *kf, char *line)
 		ret = kperf_rping_run(p, &out);
 	} else if (p->mode == KPERF_UDADDY) {
 		ret = kperf_udaddy_run(p, &out);
+	} else if (p->mode == KPERF_MCKEY) {
+		ret = kperf_mckey_run(p, &out);
 	} else {
 		ret = kperf_run_command(p, &out);
 	}
@@ -155,7 +157,7 @@ static const struct file_operations kperf_fops = {
 	.llseek = default_llseek,
 };
 
-/* The listening file: one line per mode=rping or mode=udaddy server listening. */
+/* The listening file: one line per rping or udaddy server, mckey receiver. */
 static int kperf_listening_show(struct seq_file *m, void *unused)
 {
 	return kperf_listener_show(m, unused);

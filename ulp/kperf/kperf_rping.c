@@ -925,6 +925,8 @@ const char *kperf_rping_check(const struct kperf_params *p)
 
 	if (p->not_rping)
 		return "mode=rping takes only role, addr, port, iters, size, verify, timewait and timeout_ms";
+	if (p->bind.ss_family)
+		return "mode=rping takes no bind= (mode=mckey's)";
 	if (p->role == KPERF_RPING_NONE)
 		return "mode=rping needs role=client or role=server";
 	if (p->addr.ss_family != AF_INET)

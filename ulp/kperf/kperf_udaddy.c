@@ -718,6 +718,8 @@ const char *kperf_udaddy_check(const struct kperf_params *p)
 
 	if (p->not_rping)
 		return "mode=udaddy takes only role, addr, port, iters, size, verify and timeout_ms";
+	if (p->bind.ss_family)
+		return "mode=udaddy binds the client to the address the route gives (no bind=)";
 	if (p->timewait)
 		return "mode=udaddy has no connection to wait out (timewait=)";
 	if (p->role == KPERF_RPING_NONE)
