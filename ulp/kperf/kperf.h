@@ -529,6 +529,47 @@ const char *kperf_rping_event_name(int event);
 int kperf_udaddy_run(const struct kperf_params *p, struct seq_buf *out);
 const char *kperf_udaddy_check(const struct kperf_params *p);
 
+/* A UD receive's room for the GRH ahead of the message (struct ib_grh). */
+#define KPERF_UD_GRH		40
+
+/**
+ * struct kperf_ud_msg - a command's UD messages (mode=udaddy, mode=mckey)
+ * @buf: @count receive slots of @slot bytes, then @count send slots of
+ *	 @size bytes (local_dma_lkey)
+ * @count: messages each way (iters=)
+ * @size: bytes in a message (size=)
+ * @slot: a receive slot: the GRH room, then a message
+ * @tool: "udaddy" or "mckey", in failure reasons
+ * @qp: the UD QP they go by
+ * @received: receives completed and checked
+ * @sent: sends completed
+ * @recv: checks the message in receive slot @n (@wc its completion);
+ *	  returns 0 or the failure, recorded
+ * @ctx: @recv's first argument
+ */
+struct kperf_ud_msg {
+	struct kperf_buf buf;
+	u32 count, size, slot;
+	const char *tool;
+	struct ib_qp *qp;
+	u32 received, sent;
+	int (*recv)(void *ctx, const struct ib_wc *wc, u32 n);
+	void *ctx;
+};
+
+/* kperf_ud_msg.c: the messages of udaddy's and mckey's protocols */
+int kperf_ud_msg_alloc(struct kperf_run *run, struct kperf_side *s,
+		       struct kperf_ud_msg *m, const char *tool);
+u8 *kperf_ud_msg_in(struct kperf_ud_msg *m, u32 n);
+u8 *kperf_ud_msg_out(struct kperf_ud_msg *m, u32 n, u64 *addr);
+int kperf_ud_msg_post_recvs(struct kperf_run *run, struct kperf_ud_msg *m);
+int kperf_ud_msg_send(struct kperf_run *run, struct kperf_ud_msg *m,
+		      struct ib_ah *ah, u32 qpn, u32 qkey);
+int kperf_ud_msg_check(struct kperf_run *run, struct kperf_ud_msg *m,
+		       const struct ib_wc *wc, u32 *peer_qpn);
+int kperf_ud_msg_wait(struct kperf_run *run, struct kperf_side *s,
+		      struct kperf_ud_msg *m, u32 recvs, u32 sends);
+
 /* kperf_mckey.c: mode=mckey, one end of mckey's protocol (RoCE multicast) */
 int kperf_mckey_run(const struct kperf_params *p, struct seq_buf *out);
 const char *kperf_mckey_check(const struct kperf_params *p);

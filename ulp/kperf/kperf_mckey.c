@@ -35,7 +35,6 @@
 #include <rdma/rdma_cm.h>
 #include "kperf.h"
 
-#define KPERF_MCKEY_GRH		40
 /* Where RoCE v2 leaves the IPv4 destination in a receive's GRH room. */
 #define KPERF_MCKEY_IP4_DST	(20 + 16)
 #define KPERF_MCKEY_MAX_COUNT	1024
@@ -52,16 +51,12 @@
  * @event: the last event the command handled, -1 before the first
  * @status: its status
  * @joined: the join completed: leave before destroying the id
- * @buf: @iters receive slots of @slot bytes, then the messages sent
- * @slot: one receive: the GRH room and the message
- * @qp: the UD QP
- * @qkey: its Q_Key
+ * @msg: the messages, by kperf's UD QP
+ * @qkey: that QP's Q_Key
  * @gid: the group's GID, @qp attached to it when @attached
  * @attached: @qp is in the group
  * @ah: the sender's address handle to the group
  * @peer_qpn: the receiver: the QPN the messages come from (0 before)
- * @received: messages received and checked
- * @sent: messages whose send completed
  */
 struct kperf_mckey {
 	struct kperf_run *run;
@@ -72,16 +67,12 @@ struct kperf_mckey {
 	int event;
 	int status;
 	bool joined;
-	struct kperf_buf buf;
-	u32 slot;
-	struct ib_qp *qp;
+	struct kperf_ud_msg msg;
 	u32 qkey;
 	union ib_gid gid;
 	bool attached;
 	struct ib_ah *ah;
 	u32 peer_qpn;
-	u32 received;
-	u32 sent;
 };
 
 static bool kperf_mckey_receiver(const struct kperf_run *run)
@@ -151,55 +142,36 @@ static int kperf_mckey_qp(struct kperf_run *run, struct kperf_mckey *k,
 		},
 	};
 	struct ib_qp_attr attr = { .qp_state = IB_QPS_INIT };
+	struct ib_qp *qp;
 	int mask, ret;
 
-	k->qp = ib_create_qp(s->pd, &init);
-	if (IS_ERR(k->qp)) {
-		ret = PTR_ERR(k->qp);
-		k->qp = NULL;
-		return kperf_run_fail(run, ret, "ib_create_qp (UD) failed");
-	}
+	qp = ib_create_qp(s->pd, &init);
+	if (IS_ERR(qp))
+		return kperf_run_fail(run, PTR_ERR(qp), "ib_create_qp (UD) failed");
+	k->msg.qp = qp;
 	ret = rdma_init_qp_attr(id, &attr, &mask);
 	if (ret)
 		return kperf_run_fail(run, ret, "rdma_init_qp_attr (INIT) failed");
 	k->qkey = attr.qkey;
-	ret = ib_modify_qp(k->qp, &attr, mask);
+	ret = ib_modify_qp(qp, &attr, mask);
 	if (!ret) {
 		attr.qp_state = IB_QPS_RTR;
-		ret = ib_modify_qp(k->qp, &attr, IB_QP_STATE);
+		ret = ib_modify_qp(qp, &attr, IB_QP_STATE);
 	}
 	if (!ret) {
 		attr.qp_state = IB_QPS_RTS;
 		attr.sq_psn = 0;
-		ret = ib_modify_qp(k->qp, &attr, IB_QP_STATE | IB_QP_SQ_PSN);
+		ret = ib_modify_qp(qp, &attr, IB_QP_STATE | IB_QP_SQ_PSN);
 	}
 	return ret ? kperf_run_fail(run, ret, "UD QP %#x to RTS failed",
-				    k->qp->qp_num) : 0;
-}
-
-/* A receive per message, slot n for message n. */
-static int kperf_mckey_post_recvs(struct kperf_run *run, struct kperf_mckey *k)
-{
-	struct ib_sge sge = { .length = k->slot, .lkey = k->buf.lkey };
-	struct ib_recv_wr wr = { .sg_list = &sge, .num_sge = 1 };
-	u32 n;
-	int ret;
-
-	for (n = 0; n < run->p.iters; n++) {
-		sge.addr = k->buf.addr + (u64)n * k->slot;
-		wr.wr_id = kperf_wr_id(KPERF_WR_RECV, 0, n);
-		ret = ib_post_recv(k->qp, &wr, NULL);
-		if (ret)
-			return kperf_run_fail(run, ret, "ib_post_recv failed");
-	}
-	return 0;
+				    qp->qp_num) : 0;
 }
 
 /* The id, resolved from bind= to the group, its side and its buffer. */
 static int kperf_mckey_open(struct kperf_run *run, struct kperf_mckey *k)
 {
 	struct kperf_side *s = &run->side[0];
-	u32 ms = run->p.timeout_ms, n = run->p.iters, size = run->p.size;
+	u32 ms = run->p.timeout_ms;
 	struct rdma_cm_id *id;
 	int ret;
 
@@ -216,15 +188,8 @@ static int kperf_mckey_open(struct kperf_run *run, struct kperf_mckey *k)
 	if (ret)
 		return kperf_mckey_fail(run, k, ret, "resolving the group from bind=");
 	ret = kperf_side_open_dev(run, s, id->device, id->port_num);
-	if (ret)
-		return ret;
-	if (size > ib_mtu_enum_to_int(s->active_mtu))
-		return kperf_run_fail(run, -EINVAL, "size=%u is larger than the active MTU %d (mckey refuses it too)",
-				      size, ib_mtu_enum_to_int(s->active_mtu));
-	k->slot = KPERF_MCKEY_GRH + size;
-	ret = kperf_buf_alloc_mr(run, s, &k->buf,
-				 (size_t)n * k->slot + (size_t)n * size,
-				 KPERF_MR_DMA);
+	if (!ret)
+		ret = kperf_ud_msg_alloc(run, s, &k->msg, "mckey");
 	return ret ?: kperf_mckey_qp(run, k, id);
 }
 
@@ -255,7 +220,7 @@ static void kperf_mckey_info(struct kperf_run *run, struct kperf_mckey *k)
 	seq_buf_printf(run->out, "info mode=mckey role=%s dev=%s port=%u bind=%pISc group=%pISc mgid=%pI6c qpn=%#x qkey=%#x group_qpn=%#x group_qkey=%#x\n",
 		       kperf_mckey_receiver(run) ? "server" : "client",
 		       dev_name(&run->side[0].ibdev->dev), run->side[0].port,
-		       &k->bind, &k->group, k->gid.raw, k->qp->qp_num,
+		       &k->bind, &k->group, k->gid.raw, k->msg.qp->qp_num,
 		       k->qkey, ud->qp_num, ud->qkey);
 }
 
@@ -263,103 +228,46 @@ static void kperf_mckey_info(struct kperf_run *run, struct kperf_mckey *k)
 static int kperf_mckey_attach(struct kperf_run *run, struct kperf_mckey *k)
 {
 	struct ib_qp_attr attr = { .qkey = k->end.ud.qkey };
+	struct ib_qp *qp = k->msg.qp;
 	int ret;
 
 	if (k->qkey != attr.qkey) {
-		ret = ib_modify_qp(k->qp, &attr, IB_QP_QKEY);
+		ret = ib_modify_qp(qp, &attr, IB_QP_QKEY);
 		if (ret)
 			return kperf_run_fail(run, ret, "QP %#x cannot take the group's Q_Key %#x",
-					      k->qp->qp_num, attr.qkey);
+					      qp->qp_num, attr.qkey);
 		k->qkey = attr.qkey;
 	}
-	ret = ib_attach_mcast(k->qp, &k->gid, 0);
+	ret = ib_attach_mcast(qp, &k->gid, 0);
 	if (ret)
 		return kperf_run_fail(run, ret, "ib_attach_mcast of QP %#x to %pI6c failed",
-				      k->qp->qp_num, k->gid.raw);
+				      qp->qp_num, k->gid.raw);
 	k->attached = true;
 	return 0;
 }
 
-/* Receiver: message @n: mckey's length, sender and immediate, to the group. */
-static int kperf_mckey_recv(struct kperf_run *run, struct kperf_mckey *k,
-			    const struct ib_wc *wc, u32 n)
+/* Receiver: slot @n's message: mckey's, to the group (@ctx: the command's). */
+static int kperf_mckey_recv(void *ctx, const struct ib_wc *wc, u32 n)
 {
-	const u8 *m = k->buf.va + (size_t)n * k->slot;
+	struct kperf_mckey *k = ctx;
+	const u8 *m = kperf_ud_msg_in(&k->msg, n);
 	const struct sockaddr_in *g = (const struct sockaddr_in *)&k->group;
-	u32 imm = be32_to_cpu(wc->ex.imm_data);
-
-	if (wc->opcode != IB_WC_RECV || !(wc->wc_flags & IB_WC_WITH_IMM) ||
-	    wc->byte_len != k->slot)
-		return kperf_run_fail(run, -EBADMSG, "message %u: %u bytes (opcode %d, flags %#x); mckey's have %u and an immediate",
-				      k->received, wc->byte_len, wc->opcode,
-				      wc->wc_flags, k->slot);
-	if (imm != wc->src_qp)
-		return kperf_run_fail(run, -EBADMSG, "message %u from QP %#x says it is from QP %#x",
-				      k->received, wc->src_qp, imm);
-	if (!k->peer_qpn)
-		k->peer_qpn = wc->src_qp;
-	if (wc->src_qp != k->peer_qpn)
-		return kperf_run_fail(run, -EBADMSG, "message %u comes from QP %#x, the first from %#x",
-				      k->received, wc->src_qp, k->peer_qpn);
-	if (memcmp(m + KPERF_MCKEY_IP4_DST, &g->sin_addr, 4))
-		return kperf_run_fail(run, -EBADMSG, "message %u was sent to %pI4, not to the group",
-				      k->received, m + KPERF_MCKEY_IP4_DST);
-	k->received++;
-	return 0;
-}
-
-/* Completions until @recvs messages came and @sends sends completed. */
-static int kperf_mckey_wait(struct kperf_run *run, struct kperf_mckey *k,
-			    u32 recvs, u32 sends)
-{
-	struct kperf_side *s = &run->side[0];
-	struct ib_wc wc;
 	int ret;
 
-	kperf_run_progress(run);
-	while (k->received < recvs || k->sent < sends) {
-		ret = ib_poll_cq(s->cq, 1, &wc);
-		if (ret < 0)
-			return kperf_run_fail(run, ret, "ib_poll_cq failed");
-		if (!ret) {
-			ret = kperf_run_idle(run);
-			if (ret == -ETIMEDOUT)
-				return kperf_run_fail(run, ret, "%u of %u messages received, %u of %u sent in time",
-						      k->received, recvs, k->sent, sends);
-			if (ret)
-				return ret;
-			continue;
-		}
-		kperf_run_progress(run);
-		ret = kperf_cq_check(run, s, kperf_wr_kind(wc.wr_id), &wc);
-		if (!ret && kperf_wr_kind(wc.wr_id) == KPERF_WR_RECV)
-			ret = kperf_mckey_recv(run, k, &wc,
-					       kperf_wr_seq(wc.wr_id));
-		else if (!ret)
-			k->sent++;
-		if (ret)
-			return ret;
-	}
+	ret = kperf_ud_msg_check(k->run, &k->msg, wc, &k->peer_qpn);
+	if (ret)
+		return ret;
+	if (memcmp(m + KPERF_MCKEY_IP4_DST, &g->sin_addr, 4))
+		return kperf_run_fail(k->run, -EBADMSG, "message %u was sent to %pI4, not to the group",
+				      k->msg.received, m + KPERF_MCKEY_IP4_DST);
 	return 0;
 }
 
 /* Sender: the messages to the group, by the join's address vector. */
 static int kperf_mckey_send(struct kperf_run *run, struct kperf_mckey *k)
 {
-	u32 size = run->p.size, n;
-	size_t off = (size_t)run->p.iters * k->slot;
-	struct ib_sge sge = { .length = size, .lkey = k->buf.lkey };
-	struct ib_ud_wr wr = {
-		.wr = {
-			.sg_list = &sge,
-			.num_sge = 1,
-			.opcode = IB_WR_SEND_WITH_IMM,
-			.send_flags = IB_SEND_SIGNALED,
-			.ex.imm_data = cpu_to_be32(k->qp->qp_num),
-		},
-		.remote_qpn = k->end.ud.qp_num,
-		.remote_qkey = k->end.ud.qkey,
-	};
+	u64 addr;
+	u32 n;
 	int ret;
 
 	k->ah = rdma_create_ah(run->side[0].pd, &k->end.ud.ah_attr,
@@ -369,18 +277,13 @@ static int kperf_mckey_send(struct kperf_run *run, struct kperf_mckey *k)
 		k->ah = NULL;
 		return kperf_run_fail(run, ret, "rdma_create_ah to the group failed");
 	}
-	wr.ah = k->ah;
-	for (n = 0; n < run->p.iters; n++) {
-		kperf_data_fill(k->buf.va + off + (size_t)n * size, size, n,
-				KPERF_SALT_DATA);
-		sge.addr = k->buf.addr + off + (size_t)n * size;
-		wr.wr.wr_id = kperf_wr_id(KPERF_WR_OP, 0, n);
-		ret = ib_post_send(k->qp, &wr.wr, NULL);
-		if (ret)
-			return kperf_run_fail(run, ret, "ib_post_send of message %u failed",
-					      n);
-	}
-	return kperf_mckey_wait(run, k, 0, run->p.iters);
+	for (n = 0; n < run->p.iters; n++)
+		kperf_data_fill(kperf_ud_msg_out(&k->msg, n, &addr),
+				run->p.size, n, KPERF_SALT_DATA);
+	ret = kperf_ud_msg_send(run, &k->msg, k->ah, k->end.ud.qp_num,
+				k->end.ud.qkey);
+	return ret ?: kperf_ud_msg_wait(run, &run->side[0], &k->msg, 0,
+					run->p.iters);
 }
 
 static int kperf_mckey_go(struct kperf_run *run, struct kperf_mckey *k)
@@ -389,7 +292,7 @@ static int kperf_mckey_go(struct kperf_run *run, struct kperf_mckey *k)
 
 	ret = kperf_mckey_open(run, k);
 	if (!ret && kperf_mckey_receiver(run))
-		ret = kperf_mckey_post_recvs(run, k);
+		ret = kperf_ud_msg_post_recvs(run, &k->msg);
 	if (!ret)
 		ret = kperf_mckey_join(run, k);
 	if (ret)
@@ -403,7 +306,7 @@ static int kperf_mckey_go(struct kperf_run *run, struct kperf_mckey *k)
 		return ret;
 	kperf_mckey_info(run, k);
 	kperf_listener_add(&k->listed);
-	return kperf_mckey_wait(run, k, run->p.iters, 0);
+	return kperf_ud_msg_wait(run, &run->side[0], &k->msg, run->p.iters, 0);
 }
 
 /* Everything the command made, in reverse. */
@@ -414,18 +317,18 @@ static void kperf_mckey_teardown(struct kperf_run *run, struct kperf_mckey *k)
 	kperf_listener_del(&k->listed);
 	if (k->ah)
 		rdma_destroy_ah(k->ah, RDMA_DESTROY_AH_SLEEPABLE);
-	if (k->attached && ib_detach_mcast(k->qp, &k->gid, 0))
-		pr_info("ib_detach_mcast of QP %#x failed\n", k->qp->qp_num);
+	if (k->attached && ib_detach_mcast(k->msg.qp, &k->gid, 0))
+		pr_info("ib_detach_mcast of QP %#x failed\n", k->msg.qp->qp_num);
 	if (k->joined)
 		rdma_leave_multicast(k->end.rdma, (struct sockaddr *)&k->group);
-	if (k->qp)
-		ib_destroy_qp(k->qp);
+	if (k->msg.qp)
+		ib_destroy_qp(k->msg.qp);
 	if (k->end.rdma)
 		rdma_destroy_id(k->end.rdma);
 	if (k->end.ud_set)
 		rdma_destroy_ah_attr(&k->end.ud.ah_attr);
 	if (s->ibdev)
-		kperf_buf_free(s, &k->buf);
+		kperf_buf_free(s, &k->msg.buf);
 	kperf_side_close(s);
 }
 
@@ -436,8 +339,8 @@ static void kperf_mckey_result(struct kperf_run *run, struct kperf_mckey *k,
 
 	seq_buf_printf(run->out, "result mode=mckey role=%s addr=%pISc bind=%pISc size=%u iters=%u received=%u sent=%u peer_qpn=%#x",
 		       kperf_mckey_receiver(run) ? "server" : "client",
-		       &p->addr, &p->bind, p->size, p->iters, k->received,
-		       k->sent, k->peer_qpn);
+		       &p->addr, &p->bind, p->size, p->iters, k->msg.received,
+		       k->msg.sent, k->peer_qpn);
 	kperf_out_fixed(run->out, "usec", run->res.ns, 1, 1000);
 	seq_buf_printf(run->out, " cm_event=%s cm_status=%d",
 		       kperf_rping_event_name(READ_ONCE(k->event)),
@@ -483,6 +386,8 @@ int kperf_mckey_run(const struct kperf_params *p, struct seq_buf *out)
 	k->end.run = run;
 	init_completion(&k->end.done);
 	k->event = -1;
+	k->msg.recv = kperf_mckey_recv;
+	k->msg.ctx = k;
 	kperf_run_clock_start(run);
 	kperf_run_progress(run);
 	ret = kperf_run_gone(run, kperf_mckey_go(run, k));

@@ -44,9 +44,7 @@
 #include <rdma/rdma_cm.h>
 #include "kperf.h"
 
-/* A receive's room for the GRH ahead of the message (struct ib_grh). */
-#define KPERF_UDADDY_GRH	40
-/* Where RoCE v2 puts the IPv4 header in that room, and its addresses. */
+/* Where RoCE v2 puts the IPv4 header in a receive's GRH room, its addresses. */
 #define KPERF_UDADDY_IP4	20
 #define KPERF_UDADDY_IP4_SRC	(KPERF_UDADDY_IP4 + 12)
 #define KPERF_UDADDY_IP4_DST	(KPERF_UDADDY_IP4 + 16)
@@ -68,15 +66,11 @@
  * @stopping: the command is ending: requests are refused
  * @event: the last event the command handled, -1 before the first
  * @status: its status
- * @buf: @iters receive slots of @slot bytes, then the messages sent
- * @slot: one receive: the GRH room and the message
- * @qp: the UD QP, made by rdma_cm on @conn's id
- * @qkey: its Q_Key
+ * @msg: the messages both ways, by the UD QP rdma_cm made on @conn's id
+ * @qkey: that QP's Q_Key
  * @ah: the address handle the messages go by
  * @peer_qpn: the peer's QPN (0 until known)
  * @peer_qkey: the Q_Key its QP takes
- * @received: messages received and checked
- * @sent: messages whose send completed
  * @last: the receive slot of the server's last message
  * @verified: bytes found as expected
  */
@@ -91,15 +85,11 @@ struct kperf_udaddy {
 	bool stopping;
 	int event;
 	int status;
-	struct kperf_buf buf;
-	u32 slot;
-	struct ib_qp *qp;
+	struct kperf_ud_msg msg;
 	u32 qkey;
 	struct ib_ah *ah;
 	u32 peer_qpn;
 	u32 peer_qkey;
-	u32 received;
-	u32 sent;
 	u32 last;
 	u64 verified;
 };
@@ -140,8 +130,8 @@ static int kperf_udaddy_qp(struct kperf_run *run, struct kperf_udaddy *u,
 	ret = rdma_create_qp(id, run->side[0].pd, &attr);
 	if (ret)
 		return ret;
-	u->qp = id->qp;
-	ret = ib_query_qp(u->qp, &qattr, IB_QP_QKEY, &init);
+	u->msg.qp = id->qp;
+	ret = ib_query_qp(id->qp, &qattr, IB_QP_QKEY, &init);
 	if (!ret)
 		u->qkey = qattr.qkey;
 	return ret;
@@ -152,26 +142,7 @@ static void kperf_udaddy_qp_destroy(struct kperf_udaddy *u,
 {
 	if (id->qp)
 		rdma_destroy_qp(id);
-	u->qp = NULL;
-}
-
-/* A receive per message, slot n for message n. */
-static int kperf_udaddy_post_recvs(struct kperf_run *run,
-				   struct kperf_udaddy *u)
-{
-	struct ib_sge sge = { .length = u->slot, .lkey = u->buf.lkey };
-	struct ib_recv_wr wr = { .sg_list = &sge, .num_sge = 1 };
-	u32 n;
-	int ret;
-
-	for (n = 0; n < run->p.iters; n++) {
-		sge.addr = u->buf.addr + (u64)n * u->slot;
-		wr.wr_id = kperf_wr_id(KPERF_WR_RECV, 0, n);
-		ret = ib_post_recv(u->qp, &wr, NULL);
-		if (ret)
-			return ret;
-	}
-	return 0;
+	u->msg.qp = NULL;
 }
 
 /*
@@ -194,7 +165,7 @@ static int kperf_udaddy_accept(struct kperf_udaddy *u, struct rdma_cm_id *id,
 	ret = kperf_udaddy_qp(run, u, id);
 	if (!ret) {
 		*what = "ib_post_recv";
-		ret = kperf_udaddy_post_recvs(run, u);
+		ret = kperf_ud_msg_post_recvs(run, &u->msg);
 	}
 	if (!ret) {
 		*what = "rdma_accept";
@@ -276,35 +247,15 @@ static int kperf_udaddy_fail(struct kperf_run *run, struct kperf_cm_end *ce,
 			      to, &u->addr, step, err);
 }
 
-/* The side on @id's device (PD, CQ) and the buffer, messages checked against the MTU. */
+/* The side on @id's device (PD, CQ) and the messages' buffer. */
 static int kperf_udaddy_open(struct kperf_run *run, struct kperf_udaddy *u,
 			     struct rdma_cm_id *id)
 {
 	struct kperf_side *s = &run->side[0];
-	u32 n = run->p.iters, size = run->p.size;
 	int ret;
 
 	ret = kperf_side_open_dev(run, s, id->device, id->port_num);
-	if (ret)
-		return ret;
-	if (size > ib_mtu_enum_to_int(s->active_mtu))
-		return kperf_run_fail(run, -EINVAL, "size=%u is larger than the active MTU %d of %s port %u (udaddy refuses it too)",
-				      size, ib_mtu_enum_to_int(s->active_mtu),
-				      dev_name(&s->ibdev->dev), s->port);
-	u->slot = KPERF_UDADDY_GRH + size;
-	return kperf_buf_alloc_mr(run, s, &u->buf,
-				  (size_t)n * u->slot + (size_t)n * size,
-				  KPERF_MR_DMA);
-}
-
-/* Where message @n sent goes in the buffer. */
-static void *kperf_udaddy_out(struct kperf_udaddy *u, u32 n, u64 *addr)
-{
-	size_t off = (size_t)u->run->p.iters * u->slot +
-		     (size_t)n * u->run->p.size;
-
-	*addr = u->buf.addr + off;
-	return u->buf.va + off;
+	return ret ?: kperf_ud_msg_alloc(run, s, &u->msg, "udaddy");
 }
 
 /* The info line: what the SIDR exchange set up. */
@@ -316,41 +267,11 @@ static void kperf_udaddy_info(struct kperf_run *run, struct kperf_udaddy *u)
 		       kperf_udaddy_server(run) ? "server" : "client",
 		       dev_name(&id->device->dev), id->port_num,
 		       &id->route.addr.src_addr, &id->route.addr.dst_addr,
-		       u->qp->qp_num, u->qkey);
+		       u->msg.qp->qp_num, u->qkey);
 	if (u->peer_qpn)
 		seq_buf_printf(run->out, " peer_qpn=%#x peer_qkey=%#x",
 			       u->peer_qpn, u->peer_qkey);
 	seq_buf_printf(run->out, "\n");
-}
-
-/* Posts the @count messages, SEND with immediate (our QPN), by @u->ah. */
-static int kperf_udaddy_send(struct kperf_run *run, struct kperf_udaddy *u)
-{
-	struct ib_sge sge = { .length = run->p.size, .lkey = u->buf.lkey };
-	struct ib_ud_wr wr = {
-		.wr = {
-			.sg_list = &sge,
-			.num_sge = 1,
-			.opcode = IB_WR_SEND_WITH_IMM,
-			.send_flags = IB_SEND_SIGNALED,
-			.ex.imm_data = cpu_to_be32(u->qp->qp_num),
-		},
-		.ah = u->ah,
-		.remote_qpn = u->peer_qpn,
-		.remote_qkey = u->peer_qkey,
-	};
-	u32 n;
-	int ret;
-
-	for (n = 0; n < run->p.iters; n++) {
-		kperf_udaddy_out(u, n, &sge.addr);
-		wr.wr.wr_id = kperf_wr_id(KPERF_WR_OP, 0, n);
-		ret = ib_post_send(u->qp, &wr.wr, NULL);
-		if (ret)
-			return kperf_run_fail(run, ret, "ib_post_send of message %u failed",
-					      n);
-	}
-	return 0;
 }
 
 /*
@@ -399,12 +320,12 @@ static int kperf_udaddy_check_answer(struct kperf_run *run,
 				     struct kperf_udaddy *u, const u8 *slot,
 				     u32 n)
 {
-	const u8 *m = slot + KPERF_UDADDY_GRH;
+	const u8 *m = slot + KPERF_UD_GRH;
 	const struct sockaddr_in *src, *dst;
 	u32 size = run->p.size;
 	u64 addr;
 
-	if (size < KPERF_UDADDY_GRH)
+	if (size < KPERF_UD_GRH)
 		return 0;
 	src = (const struct sockaddr_in *)&u->conn.rdma->route.addr.src_addr;
 	dst = (const struct sockaddr_in *)&u->conn.rdma->route.addr.dst_addr;
@@ -414,80 +335,36 @@ static int kperf_udaddy_check_answer(struct kperf_run *run,
 				      n, m + KPERF_UDADDY_IP4_SRC,
 				      m + KPERF_UDADDY_IP4_DST,
 				      &src->sin_addr, &dst->sin_addr);
-	if (memcmp(m + KPERF_UDADDY_GRH,
-		   kperf_udaddy_out(u, run->p.iters - 1, &addr),
-		   size - KPERF_UDADDY_GRH))
+	if (memcmp(m + KPERF_UD_GRH,
+		   kperf_ud_msg_out(&u->msg, run->p.iters - 1, &addr),
+		   size - KPERF_UD_GRH))
 		return kperf_run_fail(run, -EBADMSG, "answer %u does not echo the head of our last message",
 				      n);
-	u->verified += size - KPERF_UDADDY_GRH + 8;
+	u->verified += size - KPERF_UD_GRH + 8;
 	return 0;
 }
 
-/* A message received into slot @n: udaddy's, from the peer. */
-static int kperf_udaddy_recv(struct kperf_run *run, struct kperf_udaddy *u,
-			     const struct ib_wc *wc, u32 n)
+/* The message in receive slot @n: udaddy's, from the peer (@ctx: the command's). */
+static int kperf_udaddy_recv(void *ctx, const struct ib_wc *wc, u32 n)
 {
-	const u8 *m = u->buf.va + (size_t)n * u->slot;
-	u32 imm = be32_to_cpu(wc->ex.imm_data);
+	struct kperf_udaddy *u = ctx;
+	struct kperf_run *run = u->run;
+	const u8 *m = kperf_ud_msg_in(&u->msg, n);
+	bool first = !u->peer_qpn;
 	int ret;
 
-	if (wc->opcode != IB_WC_RECV || !(wc->wc_flags & IB_WC_WITH_IMM) ||
-	    wc->byte_len != u->slot)
-		return kperf_run_fail(run, -EBADMSG, "message %u: %u bytes (opcode %d, flags %#x); udaddy's have %u and an immediate",
-				      u->received, wc->byte_len, wc->opcode,
-				      wc->wc_flags, u->slot);
-	if (imm != wc->src_qp)
-		return kperf_run_fail(run, -EBADMSG, "message %u from QP %#x says it is from QP %#x",
-				      u->received, wc->src_qp, imm);
-	if (!u->peer_qpn) {
-		u->peer_qpn = imm;
+	ret = kperf_ud_msg_check(run, &u->msg, wc, &u->peer_qpn);
+	if (ret)
+		return ret;
+	if (first && kperf_udaddy_server(run)) {
 		u->peer_qkey = u->qkey;	/* udaddy answers with its own */
 		ret = kperf_udaddy_reply_ah(run, u, wc, (const struct ib_grh *)m);
 		if (ret)
 			return ret;
 	}
-	if (wc->src_qp != u->peer_qpn)
-		return kperf_run_fail(run, -EBADMSG, "message %u comes from QP %#x, not the peer's %#x",
-				      u->received, wc->src_qp, u->peer_qpn);
 	u->last = n;
-	u->received++;
 	if (!kperf_udaddy_server(run) && run->p.verify)
-		return kperf_udaddy_check_answer(run, u, m, n);
-	return 0;
-}
-
-/* Completions until @recvs messages came and @sends sends completed. */
-static int kperf_udaddy_wait(struct kperf_run *run, struct kperf_udaddy *u,
-			     u32 recvs, u32 sends)
-{
-	struct kperf_side *s = &run->side[0];
-	struct ib_wc wc;
-	int ret;
-
-	kperf_run_progress(run);
-	while (u->received < recvs || u->sent < sends) {
-		ret = ib_poll_cq(s->cq, 1, &wc);
-		if (ret < 0)
-			return kperf_run_fail(run, ret, "ib_poll_cq failed");
-		if (!ret) {
-			ret = kperf_run_idle(run);
-			if (ret == -ETIMEDOUT)
-				return kperf_run_fail(run, ret, "%u of %u messages received, %u of %u sent in time",
-						      u->received, recvs, u->sent, sends);
-			if (ret)
-				return ret;
-			continue;
-		}
-		kperf_run_progress(run);
-		ret = kperf_cq_check(run, s, kperf_wr_kind(wc.wr_id), &wc);
-		if (!ret && kperf_wr_kind(wc.wr_id) == KPERF_WR_RECV)
-			ret = kperf_udaddy_recv(run, u, &wc,
-						kperf_wr_seq(wc.wr_id));
-		else if (!ret)
-			u->sent++;
-		if (ret)
-			return ret;
-	}
+		return kperf_udaddy_check_answer(run, u, m, u->msg.received);
 	return 0;
 }
 
@@ -521,9 +398,9 @@ static int kperf_udaddy_client(struct kperf_run *run, struct kperf_udaddy *u)
 	ret = kperf_udaddy_qp(run, u, id);
 	if (ret)
 		return kperf_udaddy_fail(run, ce, ret, "rdma_create_qp");
-	ret = kperf_udaddy_post_recvs(run, u);
+	ret = kperf_ud_msg_post_recvs(run, &u->msg);
 	if (ret)
-		return kperf_udaddy_fail(run, ce, ret, "ib_post_recv");
+		return ret;
 	ret = rdma_connect(id, &param);
 	if (!ret)
 		ret = kperf_rdma_cm_wait(ce, KPERF_CM_ROUTE, KPERF_CM_UP, ms);
@@ -540,10 +417,12 @@ static int kperf_udaddy_client(struct kperf_run *run, struct kperf_udaddy *u)
 		return kperf_run_fail(run, ret, "rdma_create_ah from the SIDR REP failed");
 	}
 	for (n = 0; n < run->p.iters; n++)
-		kperf_data_fill(kperf_udaddy_out(u, n, &addr), run->p.size, n,
-				KPERF_SALT_DATA);
-	ret = kperf_udaddy_send(run, u);
-	return ret ?: kperf_udaddy_wait(run, u, run->p.iters, run->p.iters);
+		kperf_data_fill(kperf_ud_msg_out(&u->msg, n, &addr),
+				run->p.size, n, KPERF_SALT_DATA);
+	ret = kperf_ud_msg_send(run, &u->msg, u->ah, u->peer_qpn,
+				u->peer_qkey);
+	return ret ?: kperf_ud_msg_wait(run, &run->side[0], &u->msg,
+					run->p.iters, run->p.iters);
 }
 
 /* Server: bind, open, listen; its handler takes the request. */
@@ -588,16 +467,18 @@ static int kperf_udaddy_serve(struct kperf_run *run, struct kperf_udaddy *u)
 	if (ret)
 		return kperf_udaddy_fail(run, &u->listen_end, ret,
 					 "waiting for a SIDR REQ");
-	ret = kperf_udaddy_wait(run, u, run->p.iters, 0);
+	ret = kperf_ud_msg_wait(run, &run->side[0], &u->msg, run->p.iters, 0);
 	if (ret)
 		return ret;
 	kperf_udaddy_info(run, u);
 	/* What udaddy's server sends: its buffer, the last receive's slot. */
 	for (n = 0; n < run->p.iters; n++)
-		memcpy(kperf_udaddy_out(u, n, &addr),
-		       u->buf.va + (size_t)u->last * u->slot, run->p.size);
-	ret = kperf_udaddy_send(run, u);
-	return ret ?: kperf_udaddy_wait(run, u, run->p.iters, run->p.iters);
+		memcpy(kperf_ud_msg_out(&u->msg, n, &addr),
+		       kperf_ud_msg_in(&u->msg, u->last), run->p.size);
+	ret = kperf_ud_msg_send(run, &u->msg, u->ah, u->peer_qpn,
+				u->peer_qkey);
+	return ret ?: kperf_ud_msg_wait(run, &run->side[0], &u->msg,
+					run->p.iters, run->p.iters);
 }
 
 /* Everything the command made, in reverse. */
@@ -624,7 +505,7 @@ static void kperf_udaddy_teardown(struct kperf_run *run,
 		rdma_destroy_id(u->listen);
 	u->listen = NULL;
 	if (s->ibdev)
-		kperf_buf_free(s, &u->buf);
+		kperf_buf_free(s, &u->msg.buf);
 	kperf_side_close(s);
 }
 
@@ -636,7 +517,7 @@ static void kperf_udaddy_result(struct kperf_run *run, struct kperf_udaddy *u,
 	seq_buf_printf(run->out, "result mode=udaddy role=%s addr=%pISc port=%u size=%u iters=%u verify=%d received=%u sent=%u bytes_verified=%llu peer_qpn=%#x",
 		       kperf_udaddy_server(run) ? "server" : "client",
 		       &p->addr, p->port, p->size, p->iters, p->verify,
-		       u->received, u->sent, u->verified, u->peer_qpn);
+		       u->msg.received, u->msg.sent, u->verified, u->peer_qpn);
 	kperf_out_fixed(run->out, "usec", run->res.ns, 1, 1000);
 	seq_buf_printf(run->out, " cm_event=%s cm_status=%d",
 		       kperf_rping_event_name(READ_ONCE(u->event)),
@@ -658,6 +539,8 @@ static void kperf_udaddy_init(struct kperf_run *run, struct kperf_udaddy *u)
 	init_completion(&u->conn.done);
 	mutex_init(&u->lock);
 	u->event = -1;
+	u->msg.recv = kperf_udaddy_recv;
+	u->msg.ctx = u;
 }
 
 /**
