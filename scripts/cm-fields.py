@@ -19,6 +19,17 @@ itself: the packet rate is compared, and the flow label must be the one
 rdma_cm derives from the ports, (source * 31 + destination) mod 2^20, in
 both captures.
 
+tshark does not decode SIDR REQ and SIDR REP (6.1's UD ids: udaddy), so
+their fields are read from the MAD here: a SIDR REQ's P_Key, service ID
+and CMA header (version, IP version, both addresses; the client's port is
+new in every exchange), a SIDR REP's status, additional information,
+service ID, Q_Key and private data, with the BTH and DETH they came in
+(P_Key, destination and source QP, Q_Key). Their request IDs are new in
+every exchange too: a SIDR REP must carry its SIDR REQ's. Its QPN is the
+answering UD QP's, new in every exchange: it must not be 0 when the
+status is 0, and the script prints it ("SIDR_REP qpn ...") for the caller
+to check against the QP it expects.
+
 Prints one line per message ("same" or the fields that differ) and exits
 1 when any field differs or the two exchanges are not the same messages.
 """
@@ -39,6 +50,12 @@ MISREAD = ('.prim_flowlabel', '.prim_reserved0', '.prim_pktrate',
 # alternate paths' flow label word, and the private data.
 REQ_PATH_WORDS = {'primary': 88, 'alternate': 132}
 REQ_PRIVATE = 140
+# SIDR fields, byte offsets after the MAD header (IBTA 12.11.1, 12.11.2).
+SIDR_REQ_PRIVATE = 16
+SIDR_REP_PRIVATE = 96
+# The packet headers a SIDR message is compared with, too.
+SIDR_TRANSPORT = ('infiniband.bth.p_key', 'infiniband.bth.destqp',
+                  'infiniband.deth.q_key', 'infiniband.deth.srcqp')
 # tshark names the communication ID after the message: "infiniband.cm.req".
 MESSAGES = {
     '0x0010': 'REQ', '0x0011': 'MRA', '0x0012': 'REJ', '0x0013': 'REP',
@@ -73,6 +90,35 @@ def req_words(data, service_port):
     return out
 
 
+def cma_header(pd):
+    """The CMA header at the start of @pd, but for the client's port."""
+    return [('cma.version', str(pd[0])), ('cma.ip_version', str(pd[1] >> 4)),
+            ('cma.src_addr', pd[4:20].hex()), ('cma.dst_addr', pd[20:36].hex()),
+            ('cma.rest', pd[36:].hex())]
+
+
+def sidr_words(kind, data, named):
+    """Our reading of a SIDR REQ or REP: (name, value) pairs, and its request ID and QPN."""
+    out = [(n, named.get(n)) for n in SIDR_TRANSPORT]
+    req_id = data[0:4].hex()
+    if kind == 'SIDR_REQ':
+        out += [('sidr_req.pkey', data[4:6].hex()),
+                ('sidr_req.reserved', data[6:8].hex()),
+                ('sidr_req.serviceid', data[8:16].hex())]
+        out += [('sidr_req.' + n, v) for n, v in cma_header(data[SIDR_REQ_PRIVATE:])]
+        return out, req_id, None
+    qpn = int.from_bytes(data[8:11], 'big')
+    out += [('sidr_rep.status', str(data[4])),
+            ('sidr_rep.addl_info_len', str(data[5])),
+            ('sidr_rep.reserved', data[6:8].hex() + data[11:12].hex()),
+            ('sidr_rep.qpn_given', 'yes' if qpn or data[4] else 'no'),
+            ('sidr_rep.serviceid', data[12:20].hex()),
+            ('sidr_rep.qkey', data[20:24].hex()),
+            ('sidr_rep.addl_info', data[24:SIDR_REP_PRIVATE].hex()),
+            ('sidr_rep.private', data[SIDR_REP_PRIVATE:].hex())]
+    return out, req_id, qpn
+
+
 def messages(path):
     """{(kind, sender): [(field, value)...]} of the first of each kind."""
     xml = subprocess.run(['tshark', '-r', path, '-T', 'pdml', '-Y',
@@ -80,6 +126,7 @@ def messages(path):
                          capture_output=True, check=True).stdout
     found = {}
     order = []
+    sidr = {}
     for pkt in ET.fromstring(xml).iter('packet'):
         fields = [(f.get('name'), f.get('show')) for f in pkt.iter('field')]
         named = dict(fields)
@@ -92,7 +139,18 @@ def messages(path):
             data = bytes.fromhex(named['infiniband.mad.data'].replace(':', ''))
             dport = int(named['infiniband.cm.req.serviceid.dport'], 16)
             found[key] += req_words(data, dport)
+        if kind.startswith('SIDR_'):
+            data = bytes.fromhex(named['infiniband.mad.data'].replace(':', ''))
+            words, req_id, qpn = sidr_words(kind, data, named)
+            found[key] += words
+            sidr[kind] = (req_id, qpn)
         order.append(key)
+    if 'SIDR_REP' in sidr:
+        rep_key = next(k for k in order if k[0] == 'SIDR_REP')
+        same = sidr.get('SIDR_REQ', (None,))[0] == sidr['SIDR_REP'][0]
+        found[rep_key].append(('sidr_rep.request_id_is_the_req_s',
+                               'yes' if same else 'no'))
+        found[rep_key + ('qpn',)] = sidr['SIDR_REP'][1]
     return order, found
 
 
@@ -124,6 +182,9 @@ def main(argv):
                 print(f'    {d}')
         else:
             print(f'{kind} from {osrc}: same ({len(a)} fields)')
+        if kind == 'SIDR_REP':
+            print(f'SIDR_REP qpn reference={ref.get((kind, rsrc, "qpn")):#x} '
+                  f'ours={ours.get((kind, osrc, "qpn"), 0):#x}')
     return bad
 
 

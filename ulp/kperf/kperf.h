@@ -39,11 +39,14 @@
 /* mode=rping: rping's port and ping size unless port= and size= say. */
 #define KPERF_RPING_PORT	7174
 #define KPERF_RPING_SIZE	64
+/* mode=udaddy: udaddy's message size and count unless size= and iters= say. */
+#define KPERF_UDADDY_SIZE	100
+#define KPERF_UDADDY_COUNT	10
 /* How long a CM's event may take unless the command says (cm=ib, cm=rdma). */
 #define KPERF_CM_WAIT_MS	30000
 
 enum kperf_mode { KPERF_PING, KPERF_BW, KPERF_LAT, KPERF_MEMCPY, KPERF_MAD,
-		  KPERF_RPING };
+		  KPERF_RPING, KPERF_UDADDY, KPERF_MCKEY };
 
 /* mode=rping: which end of rping's protocol the command is (kperf_rping.c). */
 enum kperf_rping_role { KPERF_RPING_NONE, KPERF_RPING_CLIENT,
@@ -108,10 +111,13 @@ struct kperf_op_info {
  *
  * Sizes and counts are validated by kperf_cmd_parse(); @mtu 0 and @gid -1
  * mean "choose", @expect -1 means "expect success". @addr (family 0: not
- * given; port 0: @port) and @port are cm=rdma's and mode=rping's; @role,
- * @verify and @timewait mode=rping's only; @cycles (0: not given),
+ * given; port 0: @port) and @port are cm=rdma's and mode=rping's (and
+ * mode=udaddy's; mode=mckey's @addr is its group); @role, @verify and
+ * @timewait mode=rping's and mode=udaddy's only, @role and @bind (family 0:
+ * not given) mode=mckey's; @cycles (0: not given),
  * @abort, @abort_peer_first and @hold cm=rdma's only. @not_rping names a key given that
- * mode=rping does not take, @rping_only one that only mode=rping takes.
+ * mode=rping does not take, @rping_only one that only mode=rping takes
+ * (the same for mode=udaddy and mode=mckey).
  */
 struct kperf_params {
 	enum kperf_mode mode;
@@ -132,7 +138,7 @@ struct kperf_params {
 	u32 mad_resp_ms, mad_retries;
 	u8 ack_timeout;		/* RC local ACK timeout, 4.096 us * 2^n; 0: CM's */
 	enum kperf_cm_mode cm;
-	struct sockaddr_storage addr;
+	struct sockaddr_storage addr, bind;
 	u16 port;
 	enum kperf_rping_role role;
 	bool verify, timewait;
@@ -149,6 +155,7 @@ struct kperf_cm;
 struct kperf_cm_ops;
 struct kperf_rdma_cm;
 struct kperf_rping;
+struct kperf_udaddy;
 
 /**
  * struct kperf_buf - a data buffer and how the device reaches it
@@ -261,6 +268,7 @@ struct kperf_result {
  * @rdma_mcast: mcast=1 cm=rdma: the group's ids (kperf_rdma_mcast.c)
  * @rping: mode=rping: its one connection (kperf_rping.c); side[0] is the
  *	   device rdma_cm chose, side[1] is unused
+ * @udaddy: mode=udaddy: its one exchange (kperf_udaddy.c); sides as rping's
  * @t_start: when the command started (cycles=: connections per second)
  * @cycles_done: cycles=: connect, verify, disconnect cycles completed
  * @cycles_ns: cycles=: from @t_start to the end of the last cycle
@@ -286,6 +294,7 @@ struct kperf_run {
 	struct kperf_rdma_cm *rdma_cm;
 	struct kperf_rdma_mcast *rdma_mcast;
 	struct kperf_rping *rping;
+	struct kperf_udaddy *udaddy;
 	ktime_t t_start;
 	u64 cycles_done, cycles_ns;
 	unsigned int removal_ids, removals;
@@ -417,6 +426,7 @@ int kperf_side_open(struct kperf_run *run, struct kperf_side *s,
 		    const char *name);
 int kperf_side_open_dev(struct kperf_run *run, struct kperf_side *s,
 			struct ib_device *ibdev, u32 port);
+struct net *kperf_side_net(const struct kperf_side *s);
 void kperf_side_close(struct kperf_side *s);
 
 /* kperf_conn.c */
@@ -515,7 +525,73 @@ void kperf_hold_release_all(void);
 /* kperf_rping.c: mode=rping, one end of rping's protocol */
 int kperf_rping_run(const struct kperf_params *p, struct seq_buf *out);
 const char *kperf_rping_check(const struct kperf_params *p);
-int kperf_rping_listening_show(struct seq_file *m, void *unused);
+const char *kperf_rping_event_name(int event);
+
+/* kperf_udaddy.c: mode=udaddy, one end of udaddy's protocol (UD, SIDR) */
+int kperf_udaddy_run(const struct kperf_params *p, struct seq_buf *out);
+const char *kperf_udaddy_check(const struct kperf_params *p);
+
+/* A UD receive's room for the GRH ahead of the message (struct ib_grh). */
+#define KPERF_UD_GRH		40
+
+/**
+ * struct kperf_ud_msg - a command's UD messages (mode=udaddy, mode=mckey)
+ * @buf: @count receive slots of @slot bytes, then @count send slots of
+ *	 @size bytes (local_dma_lkey)
+ * @count: messages each way (iters=)
+ * @size: bytes in a message (size=)
+ * @slot: a receive slot: the GRH room, then a message
+ * @tool: "udaddy" or "mckey", in failure reasons
+ * @qp: the UD QP they go by
+ * @received: receives completed and checked
+ * @sent: sends completed
+ * @recv: checks the message in receive slot @n (@wc its completion);
+ *	  returns 0 or the failure, recorded
+ * @ctx: @recv's first argument
+ */
+struct kperf_ud_msg {
+	struct kperf_buf buf;
+	u32 count, size, slot;
+	const char *tool;
+	struct ib_qp *qp;
+	u32 received, sent;
+	int (*recv)(void *ctx, const struct ib_wc *wc, u32 n);
+	void *ctx;
+};
+
+/* kperf_ud_msg.c: the messages of udaddy's and mckey's protocols */
+int kperf_ud_msg_alloc(struct kperf_run *run, struct kperf_side *s,
+		       struct kperf_ud_msg *m, const char *tool);
+u8 *kperf_ud_msg_in(struct kperf_ud_msg *m, u32 n);
+u8 *kperf_ud_msg_out(struct kperf_ud_msg *m, u32 n, u64 *addr);
+int kperf_ud_msg_post_recvs(struct kperf_run *run, struct kperf_ud_msg *m);
+int kperf_ud_msg_send(struct kperf_run *run, struct kperf_ud_msg *m,
+		      struct ib_ah *ah, u32 qpn, u32 qkey);
+int kperf_ud_msg_check(struct kperf_run *run, struct kperf_ud_msg *m,
+		       const struct ib_wc *wc, u32 *peer_qpn);
+int kperf_ud_msg_wait(struct kperf_run *run, struct kperf_side *s,
+		      struct kperf_ud_msg *m, u32 recvs, u32 sends);
+
+/* kperf_mckey.c: mode=mckey, one end of mckey's protocol (RoCE multicast) */
+int kperf_mckey_run(const struct kperf_params *p, struct seq_buf *out);
+const char *kperf_mckey_check(const struct kperf_params *p);
+
+/**
+ * struct kperf_listener - a server in the debugfs file "listening"
+ * @node: in kperf_listen.c's list while listed
+ * @mode: the server's mode, the line's first word
+ * @addr: where it listens
+ */
+struct kperf_listener {
+	struct list_head node;
+	const char *mode;
+	struct sockaddr_storage addr;
+};
+
+/* kperf_listen.c: the servers listening now */
+void kperf_listener_add(struct kperf_listener *l);
+void kperf_listener_del(struct kperf_listener *l);
+int kperf_listener_show(struct seq_file *m, void *unused);
 
 /* kperf_buf.c */
 int kperf_buf_alloc(struct kperf_run *run, struct kperf_side *s,

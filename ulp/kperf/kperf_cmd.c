@@ -58,7 +58,8 @@ static const char *const kperf_wc_names[] = {
 static const char *const kperf_mode_names[] = {
 	[KPERF_PING] = "ping", [KPERF_BW] = "bw", [KPERF_LAT] = "lat",
 	[KPERF_MEMCPY] = "memcpy", [KPERF_MAD] = "mad",
-	[KPERF_RPING] = "rping",
+	[KPERF_RPING] = "rping", [KPERF_UDADDY] = "udaddy",
+	[KPERF_MCKEY] = "mckey",
 };
 
 static const char *const kperf_mad_names[] = {
@@ -104,7 +105,8 @@ const char *kperf_wc_name(enum ib_wc_status status)
  * kperf_mode_name() - the name of a mode in commands and results
  * @mode: a valid mode
  *
- * Return: "ping", "bw", "lat", "memcpy", "mad" or "rping".
+ * Return: "ping", "bw", "lat", "memcpy", "mad", "rping", "udaddy" or
+ * "mckey".
  */
 const char *kperf_mode_name(enum kperf_mode mode)
 {
@@ -334,15 +336,15 @@ static int kperf_key_cm(struct kperf_params *p, const char *v)
 	return 0;
 }
 
-/* cm=rdma: where the dev side connects, "IPV4[:PORT]" or "[IPV6][:PORT]". */
-static int kperf_key_addr(struct kperf_params *p, const char *v)
+/* An address, "IPV4[:PORT]" or "[IPV6][:PORT]", into @ss. */
+static int kperf_parse_addr(struct sockaddr_storage *ss, const char *v)
 {
-	struct sockaddr_in *sin = (struct sockaddr_in *)&p->addr;
-	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)&p->addr;
+	struct sockaddr_in *sin = (struct sockaddr_in *)ss;
+	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
 	const char *end;
 	u16 port = 0;
 
-	memset(&p->addr, 0, sizeof(p->addr));
+	memset(ss, 0, sizeof(*ss));
 	if (v[0] == '[') {
 		if (!in6_pton(v + 1, -1, sin6->sin6_addr.s6_addr, ']', &end) ||
 		    *end++ != ']')
@@ -364,6 +366,18 @@ static int kperf_key_addr(struct kperf_params *p, const char *v)
 		sin->sin_port = htons(port);
 	}
 	return 0;
+}
+
+/* cm=rdma: where the dev side connects; mode=mckey: the group. */
+static int kperf_key_addr(struct kperf_params *p, const char *v)
+{
+	return kperf_parse_addr(&p->addr, v);
+}
+
+/* mode=mckey: the address its id binds (mckey's -b). */
+static int kperf_key_bind(struct kperf_params *p, const char *v)
+{
+	return kperf_parse_addr(&p->bind, v);
 }
 
 static int kperf_key_port(struct kperf_params *p, const char *v)
@@ -447,6 +461,7 @@ static const struct {
 	{ "cm", kperf_key_cm }, { "addr", kperf_key_addr, RPING },
 	{ "port", kperf_key_port, RPING },
 	{ "role", kperf_key_role, RPING | ONLY },
+	{ "bind", kperf_key_bind, RPING | ONLY },
 	{ "verify", kperf_key_verify, RPING | ONLY },
 	{ "timewait", kperf_key_timewait, RPING | ONLY },
 	{ "cycles", kperf_key_cycles }, { "abort", kperf_key_abort },
@@ -500,6 +515,12 @@ static void kperf_cmd_defaults(struct kperf_params *p)
 	p->verify = true;
 }
 
+/* mode=udaddy or mode=mckey: one end of a UD tool of rdmacm-utils. */
+static bool kperf_cmd_ud_tool(const struct kperf_params *p)
+{
+	return p->mode == KPERF_UDADDY || p->mode == KPERF_MCKEY;
+}
+
 /* Defaults that depend on other keys. */
 static void kperf_cmd_derive(struct kperf_params *p)
 {
@@ -510,6 +531,14 @@ static void kperf_cmd_derive(struct kperf_params *p)
 	/* UD messages must fit the smallest path MTU; rping's are 64 bytes */
 	if (p->size == U32_MAX && p->mode == KPERF_RPING)
 		p->size = KPERF_RPING_SIZE;
+	/* udaddy's and mckey's message size and count are the same */
+	if (p->size == U32_MAX && kperf_cmd_ud_tool(p))
+		p->size = KPERF_UDADDY_SIZE;
+	if (p->iters == U32_MAX && kperf_cmd_ud_tool(p))
+		p->iters = KPERF_UDADDY_COUNT;
+	/* they post a receive per message before they connect or join */
+	if (kperf_cmd_ud_tool(p))
+		p->depth = p->iters;
 	if (p->size == U32_MAX)
 		p->size = op->atomic ? 8 : p->qp_type == IB_QPT_UD ? 256 : 4096;
 	if (p->iters == U32_MAX)
@@ -523,7 +552,7 @@ static void kperf_cmd_derive(struct kperf_params *p)
 		p->mr = KPERF_MR_FRWR;
 	if (p->cm == KPERF_CM_RDMA && !p->port)
 		p->port = KPERF_RDMA_CM_PORT;
-	if (p->mode == KPERF_RPING && !p->port)
+	if ((p->mode == KPERF_RPING || p->mode == KPERF_UDADDY) && !p->port)
 		p->port = KPERF_RPING_PORT;
 	/* cm=rdma keeps the timeout rdma_cm derives, as a ULP's QP does */
 	if (p->cm != KPERF_CM_RDMA && !p->ack_timeout)
@@ -553,12 +582,16 @@ static const char *kperf_cmd_check(const struct kperf_params *p)
 
 	if (p->mode == KPERF_RPING)	/* one side, by address */
 		return kperf_rping_check(p);
+	if (p->mode == KPERF_UDADDY)
+		return kperf_udaddy_check(p);
+	if (p->mode == KPERF_MCKEY)
+		return kperf_mckey_check(p);
 	if (!p->iters)	/* as it was before mode=rping's iters=0 */
 		return "bad value '0' for iters";
 	if (p->mode == KPERF_MEMCPY)	/* no device; only size and iters */
 		return NULL;
 	if (p->rping_only)
-		return "role=, verify= and timewait= need mode=rping";
+		return "role=, verify= and timewait= need mode=rping or mode=udaddy (role= and bind=: mode=mckey)";
 	if (!p->dev[0])
 		return "dev= is required";
 	if (p->mode == KPERF_MAD)	/* QP1s only; no op, qp or buffers */

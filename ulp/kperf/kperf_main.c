@@ -88,6 +88,10 @@ static int kperf_exec(struct kperf_file *kf, char *line)
 		ret = kperf_memcpy_run(p, &out);
 	} else if (p->mode == KPERF_RPING) {
 		ret = kperf_rping_run(p, &out);
+	} else if (p->mode == KPERF_UDADDY) {
+		ret = kperf_udaddy_run(p, &out);
+	} else if (p->mode == KPERF_MCKEY) {
+		ret = kperf_mckey_run(p, &out);
 	} else {
 		ret = kperf_run_command(p, &out);
 	}
@@ -153,10 +157,10 @@ static const struct file_operations kperf_fops = {
 	.llseek = default_llseek,
 };
 
-/* The listening file: one line per mode=rping server listening. */
+/* The listening file: one line per rping or udaddy server, mckey receiver. */
 static int kperf_listening_show(struct seq_file *m, void *unused)
 {
-	return kperf_rping_listening_show(m, unused);
+	return kperf_listener_show(m, unused);
 }
 DEFINE_SHOW_ATTRIBUTE(kperf_listening);
 

@@ -393,15 +393,9 @@ struct rdma_cm_id *kperf_rdma_cm_id(struct kperf_run *run,
 				    struct kperf_side *s,
 				    struct kperf_cm_end *ce)
 {
-	struct net_device *ndev;
+	struct net *net = kperf_side_net(s);
 	struct rdma_cm_id *id;
-	struct net *net = NULL;
 
-	rcu_read_lock();
-	ndev = rdma_read_gid_attr_ndev_rcu(s->sgid_attr);
-	if (!IS_ERR(ndev))
-		net = maybe_get_net(dev_net(ndev));
-	rcu_read_unlock();
 	if (!net)
 		return ERR_PTR(-ENETDOWN);
 	id = rdma_create_id(net, kperf_rdma_cm_handler, ce,

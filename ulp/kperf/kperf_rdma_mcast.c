@@ -79,16 +79,10 @@ static int kperf_rdma_mcast_one(struct kperf_run *run,
 {
 	struct kperf_rdma_mcast_end *me = &rm->end[d];
 	struct kperf_side *s = &run->side[d];
+	struct net *net = kperf_side_net(s);
 	struct sockaddr_storage ss = {};
-	struct net_device *ndev;
-	struct net *net = NULL;
 	int ret;
 
-	rcu_read_lock();
-	ndev = rdma_read_gid_attr_ndev_rcu(s->sgid_attr);
-	if (!IS_ERR(ndev))
-		net = maybe_get_net(dev_net(ndev));
-	rcu_read_unlock();
 	if (!net)
 		return kperf_run_fail(run, -ENETDOWN, "%s: no net device for its GID",
 				      dev_name(&s->ibdev->dev));

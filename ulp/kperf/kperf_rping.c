@@ -81,7 +81,7 @@ struct kperf_rping_msg {
 /**
  * struct kperf_rping - the one connection of a mode=rping command
  * @run: the command
- * @node: in kperf_rping_listeners while the server's listener is listed
+ * @listed: the server's entry in the debugfs file "listening"
  * @addr: client: where it connects; server: where it listens
  * @listen: server: the listening id
  * @listen_end: the listener's end: UP once it took its request, FAILED
@@ -106,7 +106,7 @@ struct kperf_rping_msg {
  */
 struct kperf_rping {
 	struct kperf_run *run;
-	struct list_head node;
+	struct kperf_listener listed;
 	struct sockaddr_storage addr;
 	struct rdma_cm_id *listen;
 	struct kperf_cm_end listen_end;
@@ -126,10 +126,6 @@ struct kperf_rping {
 	u64 timewait_ns;
 };
 
-/* The servers listening now: the debugfs file "listening". */
-static LIST_HEAD(kperf_rping_listeners);
-static DEFINE_MUTEX(kperf_rping_listeners_lock);
-
 #define KPERF_RPING_EV(e)	[RDMA_CM_EVENT_##e] = #e
 
 /* The events' names in result lines: the enum's, without its prefix. */
@@ -144,7 +140,13 @@ static const char *const kperf_rping_events[] = {
 	KPERF_RPING_EV(ADDR_CHANGE), KPERF_RPING_EV(TIMEWAIT_EXIT),
 };
 
-static const char *kperf_rping_event_name(int event)
+/**
+ * kperf_rping_event_name() - an rdma_cm event's name in result lines
+ * @event: an enum rdma_cm_event_type, or -1 for none yet
+ *
+ * Return: the enum's name without its prefix, "NONE" or "UNKNOWN".
+ */
+const char *kperf_rping_event_name(int event)
 {
 	if (event < 0)
 		return "NONE";
@@ -686,17 +688,6 @@ static int kperf_rping_client(struct kperf_run *run, struct kperf_rping *r)
 	return ret;
 }
 
-/* The listener, while it exists, in the debugfs file "listening". */
-static void kperf_rping_list(struct kperf_rping *r, bool add)
-{
-	mutex_lock(&kperf_rping_listeners_lock);
-	if (add)
-		list_add_tail(&r->node, &kperf_rping_listeners);
-	else if (!list_empty(&r->node))
-		list_del_init(&r->node);
-	mutex_unlock(&kperf_rping_listeners_lock);
-}
-
 /* Server: bind, open, listen; its handler takes the request. */
 static int kperf_rping_listen(struct kperf_run *run, struct kperf_rping *r)
 {
@@ -721,7 +712,7 @@ static int kperf_rping_listen(struct kperf_run *run, struct kperf_rping *r)
 	if (ret)
 		return kperf_run_fail(run, ret, "rdma_listen on %pISpc failed",
 				      &r->addr);
-	kperf_rping_list(r, true);
+	kperf_listener_add(&r->listed);
 	return 0;
 }
 
@@ -822,7 +813,7 @@ static void kperf_rping_teardown(struct kperf_run *run, struct kperf_rping *r)
 		rdma_destroy_id(r->conn.rdma);
 		r->conn.rdma = NULL;
 	}
-	kperf_rping_list(r, false);
+	kperf_listener_del(&r->listed);
 	if (r->listen)
 		rdma_destroy_id(r->listen);
 	r->listen = NULL;
@@ -859,9 +850,11 @@ static void kperf_rping_result(struct kperf_run *run, struct kperf_rping *r,
 static void kperf_rping_init(struct kperf_run *run, struct kperf_rping *r)
 {
 	r->run = run;
-	INIT_LIST_HEAD(&r->node);
 	r->addr = run->p.addr;
 	((struct sockaddr_in *)&r->addr)->sin_port = htons(run->p.port);
+	INIT_LIST_HEAD(&r->listed.node);
+	r->listed.mode = "rping";
+	r->listed.addr = r->addr;
 	r->listen_end.run = run;
 	init_completion(&r->listen_end.done);
 	r->conn.run = run;
@@ -932,6 +925,8 @@ const char *kperf_rping_check(const struct kperf_params *p)
 
 	if (p->not_rping)
 		return "mode=rping takes only role, addr, port, iters, size, verify, timewait and timeout_ms";
+	if (p->bind.ss_family)
+		return "mode=rping takes no bind= (mode=mckey's)";
 	if (p->role == KPERF_RPING_NONE)
 		return "mode=rping needs role=client or role=server";
 	if (p->addr.ss_family != AF_INET)
@@ -945,25 +940,4 @@ const char *kperf_rping_check(const struct kperf_params *p)
 	if (!p->iters && p->role == KPERF_RPING_CLIENT)
 		return "mode=rping role=client runs at least one ping (iters=)";
 	return NULL;
-}
-
-/**
- * kperf_rping_listening_show() - the debugfs file "listening"
- * @m: the file
- * @unused: nothing
- *
- * One line "rping <addr>:<port>" per mode=rping server whose listener
- * exists.
- *
- * Return: 0.
- */
-int kperf_rping_listening_show(struct seq_file *m, void *unused)
-{
-	struct kperf_rping *r;
-
-	mutex_lock(&kperf_rping_listeners_lock);
-	list_for_each_entry(r, &kperf_rping_listeners, node)
-		seq_printf(m, "rping %pISpc\n", &r->addr);
-	mutex_unlock(&kperf_rping_listeners_lock);
-	return 0;
 }

@@ -4,6 +4,7 @@
 #include <linux/etherdevice.h>
 #include <linux/rcupdate.h>
 #include <net/ipv6.h>
+#include <net/net_namespace.h>
 #include <rdma/ib_cache.h>
 #include "kperf.h"
 
@@ -194,6 +195,29 @@ int kperf_side_open_dev(struct kperf_run *run, struct kperf_side *s,
 	s->lid = pattr.lid;
 	s->active_mtu = pattr.active_mtu;
 	return kperf_side_pd_cq(run, s);
+}
+
+/**
+ * kperf_side_net() - the network namespace of a side's GID's net device
+ * @s: the side, with its GID (@s->sgid_attr)
+ *
+ * rdma_cm ids of the side are made there, as a ULP on that device would
+ * make them.
+ *
+ * Return: the namespace with a reference (put_net() it), or NULL when the
+ * GID has no net device or its namespace is being torn down.
+ */
+struct net *kperf_side_net(const struct kperf_side *s)
+{
+	struct net_device *ndev;
+	struct net *net = NULL;
+
+	rcu_read_lock();
+	ndev = rdma_read_gid_attr_ndev_rcu(s->sgid_attr);
+	if (!IS_ERR(ndev))
+		net = maybe_get_net(dev_net(ndev));
+	rcu_read_unlock();
+	return net;
 }
 
 /**
