@@ -11,6 +11,7 @@
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <rdma/ib_cm.h>
+#include <rdma/iw_cm.h>
 #include <rdma/rdma_cm.h>
 #include <rdma/restrack.h>
 
@@ -53,7 +54,8 @@
  * cma_strings.c (event and reject names), cma_ud.c (UD ids: SIDR),
  * cma_mcast.c (multicast groups of UD ids on RoCE), cma_neigh.c (the
  * peer's neighbour entry changing under a RoCE route), cma_netdev.c (a
- * bond's address changing under its ids).
+ * bond's address changing under its ids), cma_iw.c (iWARP ids over
+ * iw_cm: listening, connecting, accepting, iw_cm's events).
  *
  * Locks, outermost first: cma_id_priv.handler_mutex (event delivery and
  * destruction; a listener's before the new id's a REQ makes of it),
@@ -64,7 +66,8 @@
  * ib_cm's event handlers (cma_conn.c's, cma_req.c's) take handler
  * mutexes and cma.lock, and every IB CM id's event work is one lockdep
  * class: so no call that may destroy an IB CM id (ib_destroy_cm_id(),
- * ib_cm_insert_listen() failing) is made with either held.
+ * ib_cm_insert_listen() failing) is made with either held. The same
+ * holds for iw_cm's handlers (cma_iw.c's) and iw_destroy_cm_id().
  */
 
 /* ---- States and inputs ---------------------------------------------------- */
@@ -110,6 +113,13 @@ enum cma_input {
 	CMA_IN_CM_REQ, CMA_IN_CM_REP, CMA_IN_CM_ESTABLISHED, CMA_IN_CM_REJ,
 	CMA_IN_CM_UNREACHABLE, CMA_IN_CM_DISCONNECT, CMA_IN_CM_TIMEWAIT_EXIT,
 	CMA_IN_CM_SIDR_REP,
+	/*
+	 * Events of an iWARP id's iw_cm id (cma_iw.c): a new id made for a
+	 * connect request an iWARP listener took; CONNECT_REPLY (any
+	 * status); ESTABLISHED (the passive side's accept completed);
+	 * CLOSE. iw_cm's DISCONNECT is no input: 6.1 waits for the CLOSE.
+	 */
+	CMA_IN_IW_REQ, CMA_IN_IW_REPLY, CMA_IN_IW_ESTABLISHED, CMA_IN_IW_CLOSE,
 	/* The device goes away; the owner destroys the id. */
 	CMA_IN_DEVICE_REMOVAL, CMA_IN_DESTROY,
 	CMA_INPUTS,
@@ -246,6 +256,8 @@ void cma_res_exit(void);
  * @bind: the port the id is bound to, or NULL (cma.lock)
  * @bind_node: in @bind's owners (cma.lock)
  * @ib: the IB CM id of a connection or listener, or NULL
+ * @iw: the iw_cm id of an iWARP connection, or NULL; one made for a
+ *	connect that failed stays for the next try (cma_iw.c says why)
  * @work: runs a route result (and other deferred inputs) under
  *	@handler_mutex
  * @work_input: the input @work feeds
@@ -292,6 +304,7 @@ struct cma_id_priv {
 	struct cma_bind		*bind;
 	struct hlist_node	bind_node;
 	struct ib_cm_id		*ib;
+	struct iw_cm_id		*iw;
 	struct work_struct	work;
 	enum cma_input		work_input;
 	int			work_status;
@@ -371,6 +384,8 @@ extern struct workqueue_struct *cma_wq;
  * @cm_event: the IB CM event of a CMA_IN_CM_* input
  * @ctx: rdma_join_multicast()'s context
  * @req: what the REQ handler found out about a CMA_IN_CM_REQ's REQ
+ * @iw_event: the iw_cm event of a CMA_IN_IW_* input but IW_REQ
+ * @iw_req: the connect request of a CMA_IN_IW_REQ
  */
 struct cma_in {
 	enum cma_input			input;
@@ -388,6 +403,20 @@ struct cma_in {
 	const struct ib_cm_event	*cm_event;
 	void				*ctx;
 	const struct cma_req		*req;
+	const struct iw_cm_event	*iw_event;
+	const struct cma_iw_req		*iw_req;
+};
+
+/**
+ * struct cma_iw_req - an iWARP connect request, for the new id
+ * @ev: iw_cm's CONNECT_REQUEST
+ * @cm_id: the iw_cm id iw_cm made for it; the new id takes it over
+ * @port: the port of the device the new id goes on (the listener's)
+ */
+struct cma_iw_req {
+	const struct iw_cm_event	*ev;
+	struct iw_cm_id			*cm_id;
+	u32				port;
 };
 
 /*
@@ -443,6 +472,11 @@ int cma_h_join(struct cma_id_priv *priv, struct cma_in *in);
 int cma_h_listen(struct cma_id_priv *priv, struct cma_in *in);
 /* cma_req.c */
 int cma_h_cm_req(struct cma_id_priv *priv, struct cma_in *in);
+/* cma_iw.c */
+int cma_h_iw_req(struct cma_id_priv *priv, struct cma_in *in);
+int cma_h_iw_reply(struct cma_id_priv *priv, struct cma_in *in);
+int cma_h_iw_established(struct cma_id_priv *priv, struct cma_in *in);
+int cma_h_iw_close(struct cma_id_priv *priv, struct cma_in *in);
 /* cma_id.c */
 int cma_h_destroy(struct cma_id_priv *priv, struct cma_in *in);
 int cma_h_device_removal(struct cma_id_priv *priv, struct cma_in *in);
@@ -476,6 +510,7 @@ void cma_bind_release(struct cma_id_priv *priv);
 /* ---- The QP (cma_qp.c) ------------------------------------------------------ */
 
 int cma_qp_ready(struct cma_id_priv *priv, const struct rdma_conn_param *conn);
+int cma_qp_rtr(struct cma_id_priv *priv, const struct rdma_conn_param *conn);
 int cma_qp_error(struct cma_id_priv *priv);
 
 /* ---- Connections (cma_hdr.c, cma_conn.c) ------------------------------------ */
@@ -517,6 +552,26 @@ int cma_ud_answer(struct cma_id_priv *priv, enum ib_cm_sidr_status status,
 		  u32 qkey, const void *data, u8 len);
 int cma_ud_qkey_set(struct cma_id_priv *priv, u32 qkey);
 void cma_mcast_leave_all(struct cma_id_priv *priv);
+
+/* ---- iWARP ids (cma_iw.c) ------------------------------------------------- */
+
+/* Is @priv on an iWARP port (its calls go to iw_cm)? */
+static inline bool cma_iw_is(struct cma_id_priv *priv)
+{
+	return priv->id.device &&
+	       rdma_cap_iw_cm(priv->id.device, priv->id.port_num);
+}
+
+struct iw_cm_id *cma_iw_listen(struct cma_id_priv *priv,
+			       struct ib_device *device);
+int cma_iw_connect(struct cma_id_priv *priv,
+		   const struct rdma_conn_param *conn);
+int cma_iw_accept(struct cma_id_priv *priv,
+		  const struct rdma_conn_param *conn);
+int cma_iw_qp_attr(struct cma_id_priv *priv, struct ib_qp_attr *attr,
+		   int *mask);
+int cma_iw_event(struct iw_cm_id *cm_id, struct iw_cm_event *ev);
+int cma_iw_req_event(struct iw_cm_id *cm_id, struct iw_cm_event *ev);
 
 /* ---- The peers' neighbour entries (cma_neigh.c) ----------------------------- */
 

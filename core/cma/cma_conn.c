@@ -90,12 +90,14 @@ EXPORT_SYMBOL_IF_KUNIT(cma_conn_req_param);
  * @priv: the id; its handler_mutex is held
  * @in: @in->conn, the owner's parameters
  *
- * A UD id sends a SIDR REQ instead (cma_ud_connect()).
+ * A UD id sends a SIDR REQ instead (cma_ud_connect()); an iWARP id
+ * connects through iw_cm (cma_iw_connect()).
  *
- * Return: 0 (the answer comes as an IB CM event); -EINVAL for private
- * data over 56 bytes (UD: 180); -EOPNOTSUPP on iWARP; the errnos of
- * ib_create_cm_id() and ib_send_cm_req(). Failing, the id goes back to
- * ROUTE_RESOLVED without an IB CM id.
+ * Return: 0 (the answer comes as an IB CM or iw_cm event); -EINVAL for
+ * private data over 56 bytes (UD: 180); -EOPNOTSUPP on a port with
+ * neither CM; the errnos of ib_create_cm_id() and ib_send_cm_req(), or
+ * of cma_iw_connect(). Failing, the id goes back to ROUTE_RESOLVED
+ * without an IB CM id.
  */
 int cma_h_connect(struct cma_id_priv *priv, struct cma_in *in)
 {
@@ -108,6 +110,8 @@ int cma_h_connect(struct cma_id_priv *priv, struct cma_in *in)
 		priv->qp_num = in->conn->qp_num;
 		priv->srq = in->conn->srq;
 	}
+	if (cma_iw_is(priv))
+		return cma_iw_connect(priv, in->conn);
 	if (!rdma_cap_ib_cm(priv->id.device, priv->id.port_num))
 		return -EOPNOTSUPP;
 	if (priv->id.qp_type == IB_QPT_UD)
@@ -258,7 +262,8 @@ static int cma_conn_accept(struct cma_id_priv *priv,
  *	active side's RTU after CONNECT_RESPONSE)
  *
  * A UD id answers its SIDR REQ with a SIDR REP naming its QP and Q_Key
- * (cma_ud_answer()); one that fails refuses it.
+ * (cma_ud_answer()); one that fails refuses it. An iWARP id accepts
+ * through iw_cm (cma_iw_accept()).
  *
  * Return: 0; -EINVAL before any IB CM exchange; the errnos of the QP and
  * the IB CM. A failed accept rejects the connection.
@@ -268,6 +273,8 @@ int cma_h_accept(struct cma_id_priv *priv, struct cma_in *in)
 	const struct rdma_conn_param *conn = in->conn;
 	int ret;
 
+	if (priv->iw)
+		return cma_iw_accept(priv, conn);
 	if (!priv->ib)
 		return -EINVAL;
 	if (priv->id.qp_type == IB_QPT_UD) {
@@ -334,10 +341,13 @@ EXPORT_SYMBOL(rdma_accept_ece);
 
 /*
  * Cell CONNECT x reject: a REJ with the owner's reason and data (a UD id:
- * a SIDR REP refusing, with the data).
+ * a SIDR REP refusing, with the data; an iWARP id: iw_cm's reject, with
+ * the data and no reason).
  */
 int cma_h_reject(struct cma_id_priv *priv, struct cma_in *in)
 {
+	if (priv->iw)
+		return iw_cm_reject(priv->iw, in->data, in->data_len);
 	if (!priv->ib)
 		return -EINVAL;
 	if (priv->id.qp_type == IB_QPT_UD)
@@ -375,12 +385,15 @@ EXPORT_SYMBOL(rdma_reject);
 
 /*
  * Cell x disconnect: the QP to ERR (its work completes in error), then a
- * DREQ, or the DREP if the peer's DREQ came first.
+ * DREQ, or the DREP if the peer's DREQ came first. An iWARP id asks
+ * iw_cm for a graceful close (iw_cm moves the QP).
  */
 int cma_h_disconnect(struct cma_id_priv *priv, struct cma_in *in)
 {
 	int ret;
 
+	if (priv->iw)
+		return iw_cm_disconnect(priv->iw, 0);
 	if (!priv->ib)
 		return -EINVAL;
 	ret = cma_qp_error(priv);
@@ -412,6 +425,8 @@ EXPORT_SYMBOL(rdma_disconnect);
 /* Cell x notify: IB and RoCE tell the IB CM; other transports need not. */
 int cma_h_notify(struct cma_id_priv *priv, struct cma_in *in)
 {
+	if (priv->iw)
+		return 0;
 	if (!priv->ib)
 		return -EINVAL;
 	if (priv->id.device->node_type != RDMA_NODE_IB_CA)

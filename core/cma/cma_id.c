@@ -235,6 +235,8 @@ static void cma_id_free(struct cma_id_priv *priv, enum rdma_cm_state from)
 	cma_mcast_leave_all(priv);
 	if (priv->ib)
 		ib_destroy_cm_id(priv->ib);
+	if (priv->iw)
+		iw_destroy_cm_id(priv->iw);
 	cma_listen_release(priv);
 	cma_id_detach(priv);
 	cma_bind_release(priv);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* rdma_listen(): a listener's IB CM listeners, one per device it serves, kept as devices come and go. */
+/* rdma_listen(): a listener's IB CM (or iw_cm) listeners, one per device it serves, kept as devices come and go. */
 
 #include <kunit/visibility.h>
 #include <linux/in.h>
@@ -25,6 +25,10 @@
  * device goes) is done under cma.lock; whoever does it owns the entry if
  * it has its IB CM id already, and leaves it to its planner otherwise,
  * who finds it unlinked and throws its work away.
+ *
+ * On an iWARP device an entry holds an iw_cm listener instead, the
+ * listener's own (cma_iw_listen()), made and destroyed at the same steps
+ * and under the same rules. Only TCP port space listeners listen there.
  */
 
 /**
@@ -32,7 +36,11 @@
  * @node: in the listener's listens (cma.lock); empty once taken off
  * @todo: on the to-do list of whoever works on the entry without the lock
  * @dev: the device, referenced: its removal waits for the entry to go
+ * @priv: on an iWARP device, the listener, referenced: its iw_cm
+ *	  listener's context is the listener itself, which must outlive it
+ *	  (NULL elsewhere: ib_cm's REQs find their listener by its port)
  * @ib: the IB CM listener; NULL until the planner made it (cma.lock)
+ * @iw: on an iWARP device, the iw_cm listener instead (as @ib)
  * @service_id: the service ID it listens for
  * @row: for a listener on no device, its row in resource tracking on
  *	 @dev, listed once @ib is in place (row.priv is NULL otherwise)
@@ -41,16 +49,30 @@ struct cma_listen {
 	struct list_head	node;
 	struct list_head	todo;
 	struct cma_device	*dev;
+	struct cma_id_priv	*priv;
 	struct ib_cm_id		*ib;
+	struct iw_cm_id		*iw;
 	__be64			service_id;
 	struct cma_row		row;
 };
 
-/* Can @dev take an IB CM listener: does one of its ports speak the IB CM? */
-static bool cma_listen_device_ok(struct cma_device *dev)
+/* Is @dev an iWARP device (its listeners are iw_cm's)? */
+static bool cma_listen_iwarp(struct cma_device *dev)
+{
+	return rdma_cap_iw_cm(dev->device, rdma_start_port(dev->device));
+}
+
+/*
+ * Can @dev take a listener of @priv: does one of its ports speak the IB
+ * CM, or is it iWARP and @priv in the TCP port space?
+ */
+static bool cma_listen_device_ok(struct cma_device *dev,
+				 struct cma_id_priv *priv)
 {
 	u32 p;
 
+	if (cma_listen_iwarp(dev))
+		return priv->id.ps == RDMA_PS_TCP;
 	rdma_for_each_port(dev->device, p)
 		if (rdma_cap_ib_cm(dev->device, p))
 			return true;
@@ -69,6 +91,10 @@ static int cma_listen_plan(struct cma_id_priv *priv, struct cma_device *dev,
 		return -ENOMEM;
 	cma_device_get(dev);
 	l->dev = dev;
+	if (cma_listen_iwarp(dev)) {
+		cma_id_get(priv);
+		l->priv = priv;
+	}
 	l->service_id = rdma_get_service_id(&priv->id, cma_src_addr(priv));
 	if (!priv->dev)
 		cma_res_init_row(&l->row, priv, true, &priv->row, NULL);
@@ -84,22 +110,28 @@ static void cma_listen_free(struct cma_listen *l)
 		cma_res_del(&l->row);
 	if (l->ib)
 		ib_destroy_cm_id(l->ib);
+	if (l->iw)
+		iw_destroy_cm_id(l->iw);
+	if (l->priv)
+		cma_id_put(l->priv);
 	cma_device_put(l->dev);
 	kfree(l);
 }
 
 /*
- * The planner's second step: @ib (or the error making it) for @l. An
- * entry taken off meanwhile, or one that failed, goes. Return: the error.
+ * The planner's second step: @ib or @iw (NULL on error) for @l. An entry
+ * taken off meanwhile, or one that failed, goes. Return: @err.
  */
-static int cma_listen_settle(struct cma_listen *l, struct ib_cm_id *ib)
+static int cma_listen_settle(struct cma_listen *l, struct ib_cm_id *ib,
+			     struct iw_cm_id *iw, int err)
 {
 	bool linked;
 
 	mutex_lock(&cma.lock);
 	linked = !list_empty(&l->node);
-	if (linked && !IS_ERR(ib)) {
+	if (linked && !err) {
 		l->ib = ib;
+		l->iw = iw;
 		if (l->row.priv)
 			cma_res_add(&l->row, l->dev->device);
 		mutex_unlock(&cma.lock);
@@ -108,10 +140,32 @@ static int cma_listen_settle(struct cma_listen *l, struct ib_cm_id *ib)
 	if (linked)
 		list_del_init(&l->node);
 	mutex_unlock(&cma.lock);
-	if (!IS_ERR(ib))
-		l->ib = ib;
+	l->ib = ib;
+	l->iw = iw;
 	cma_listen_free(l);
-	return PTR_ERR_OR_ZERO(ib);
+	return err;
+}
+
+/* Make the IB CM or iw_cm listener of @l into @ib or @iw. Return: errno. */
+static int cma_listen_make(struct cma_listen *l, struct ib_cm_id **ib,
+			   struct iw_cm_id **iw)
+{
+	struct ib_cm_id *ib_id;
+	struct iw_cm_id *iw_id;
+
+	if (cma_listen_iwarp(l->dev)) {
+		iw_id = cma_iw_listen(l->priv, l->dev->device);
+		if (IS_ERR(iw_id))
+			return PTR_ERR(iw_id);
+		*iw = iw_id;
+		return 0;
+	}
+	ib_id = ib_cm_insert_listen(l->dev->device, cma_req_handler,
+				    l->service_id);
+	if (IS_ERR(ib_id))
+		return PTR_ERR(ib_id);
+	*ib = ib_id;
+	return 0;
 }
 
 /**
@@ -120,20 +174,22 @@ static int cma_listen_settle(struct cma_listen *l, struct ib_cm_id *ib)
  *
  * Context: process context, sleeps; the caller holds no rdma_cm lock.
  * Return: 0, or the first error of ib_cm_insert_listen() (-EINVAL: some
- * other ib_cm user listens on the service ID); an entry that failed is
- * gone, the others are in place.
+ * other ib_cm user listens on the service ID) or cma_iw_listen(); an
+ * entry that failed is gone, the others are in place.
  */
 int cma_listen_run(struct list_head *todo)
 {
 	struct cma_listen *l;
 	struct ib_cm_id *ib;
+	struct iw_cm_id *iw;
 	int ret = 0, err;
 
 	while ((l = list_first_entry_or_null(todo, struct cma_listen, todo))) {
 		list_del_init(&l->todo);
-		ib = ib_cm_insert_listen(l->dev->device, cma_req_handler,
-					 l->service_id);
-		err = cma_listen_settle(l, ib);
+		ib = NULL;
+		iw = NULL;
+		err = cma_listen_make(l, &ib, &iw);
+		err = cma_listen_settle(l, ib, iw, err);
 		if (!ret)
 			ret = err;
 	}
@@ -145,7 +201,7 @@ static void cma_listen_unlink(struct cma_listen *l, struct list_head *gone)
 {
 	lockdep_assert_held(&cma.lock);
 	list_del_init(&l->node);
-	if (l->ib)
+	if (l->ib || l->iw)
 		list_add_tail(&l->todo, gone);
 }
 
@@ -202,10 +258,9 @@ void cma_listen_plan_device(struct cma_device *dev, struct list_head *todo)
 	struct cma_id_priv *priv;
 
 	lockdep_assert_held(&cma.lock);
-	if (!cma_listen_device_ok(dev))
-		return;
 	list_for_each_entry(priv, &cma.listeners, listen_node) {
-		if (cma_id_state(priv) != RDMA_CM_LISTEN)
+		if (cma_id_state(priv) != RDMA_CM_LISTEN ||
+		    !cma_listen_device_ok(dev, priv))
 			continue;
 		if (cma_listen_plan(priv, dev, todo))
 			ibdev_warn(dev->device,
@@ -258,7 +313,7 @@ static int cma_listen_start(struct cma_id_priv *priv)
 	} else {
 		list_add_tail(&priv->listen_node, &cma.listeners);
 		list_for_each_entry(dev, &cma.devices, node) {
-			if (!cma_listen_device_ok(dev))
+			if (!cma_listen_device_ok(dev, priv))
 				continue;
 			ret = cma_listen_plan(priv, dev, &todo);
 			if (ret)
@@ -284,8 +339,9 @@ static int cma_listen_start(struct cma_id_priv *priv)
  * reach it.
  *
  * Return: 0; the errnos of cma_bind_listen() and cma_listen_run();
- * -ENOMEM; -EOPNOTSUPP on a device without IB CM (iWARP: not built).
- * Failing, the id goes back to ADDR_BOUND with no IB CM listener.
+ * -ENOMEM; -EOPNOTSUPP on a device it cannot listen on (neither CM, or
+ * iWARP outside the TCP port space). Failing, the id goes back to
+ * ADDR_BOUND with no IB CM or iw_cm listener.
  */
 int cma_h_listen(struct cma_id_priv *priv, struct cma_in *in)
 {
@@ -294,7 +350,8 @@ int cma_h_listen(struct cma_id_priv *priv, struct cma_in *in)
 	ret = cma_bind_listen(priv);
 	if (ret)
 		return ret;
-	if (priv->dev && !rdma_cap_ib_cm(priv->id.device, priv->id.port_num))
+	if (priv->dev && !rdma_cap_ib_cm(priv->id.device, priv->id.port_num) &&
+	    !(cma_iw_is(priv) && priv->id.ps == RDMA_PS_TCP))
 		return -EOPNOTSUPP;
 	priv->backlog = in->backlog;
 	ret = cma_listen_start(priv);
@@ -307,11 +364,12 @@ int cma_h_listen(struct cma_id_priv *priv, struct cma_in *in)
  * rdma_listen() - Take connection requests on an id's address
  * @id: a bound id, or an IDLE one (it is bound to the IPv4 wildcard and
  *	an ephemeral port first, and stays bound if listening fails)
- * @backlog: kept for the owner; requests are not counted against it on
- *	     IB and RoCE (as in 6.1)
+ * @backlog: requests not yet handled on iWARP (iw_cm's; 0 takes its
+ *	     default); not counted on IB and RoCE (as in 6.1)
  *
  * An id bound to a device listens there; one bound to a wildcard address
- * listens on every device that speaks the IB CM, now and later. Each
+ * listens on every device that speaks the IB CM, now and later, and on
+ * every iWARP device if it is in the TCP port space. Each
  * request the listener takes is a new id in CONNECT whose handler and
  * context are the listener's: its owner hears CONNECT_REQUEST on the new
  * id and calls rdma_accept() or rdma_reject() on it, or returns non-zero
@@ -323,8 +381,8 @@ int cma_h_listen(struct cma_id_priv *priv, struct cma_in *in)
  * Return: 0; -EINVAL in a state other than IDLE and ADDR_BOUND; the
  * errnos of rdma_bind_addr() for the implicit bind; -EADDRNOTAVAIL or
  * -EADDRINUSE when another id on the port overlaps ours; -EOPNOTSUPP on
- * iWARP; -ENOMEM; -EINVAL when another ib_cm user listens on the
- * service ID.
+ * a device it cannot listen on; -ENOMEM; -EINVAL when another ib_cm user
+ * listens on the service ID, or for a negative backlog on iWARP.
  */
 int rdma_listen(struct rdma_cm_id *id, int backlog)
 {
@@ -353,7 +411,7 @@ int cma_listen_count(struct cma_id_priv *priv)
 
 	mutex_lock(&cma.lock);
 	list_for_each_entry(l, &priv->listens, node)
-		n += !!l->ib;
+		n += l->ib || l->iw;
 	mutex_unlock(&cma.lock);
 	return n;
 }

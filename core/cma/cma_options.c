@@ -218,14 +218,15 @@ EXPORT_SYMBOL(rdma_read_gids);
  * rdma_iw_cm_id() - The iw_cm id under an rdma_cm id
  * @cm_id: the id
  *
- * rdma_cm does not drive iw_cm yet, so no id has one.
+ * An iWARP id has one from rdma_connect() on (the active side) or from
+ * its connect request (the passive side); a listener's are its own.
  *
  * Context: any.
- * Return: NULL.
+ * Return: the iw_cm id, or NULL (not iWARP, or not connecting yet).
  */
 struct iw_cm_id *rdma_iw_cm_id(struct rdma_cm_id *cm_id)
 {
-	return NULL;
+	return to_cma_id(cm_id)->iw;
 }
 EXPORT_SYMBOL(rdma_iw_cm_id);
 

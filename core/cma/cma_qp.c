@@ -66,6 +66,8 @@ static int cma_qp_attr(struct cma_id_priv *priv, struct ib_qp_attr *attr,
 	lockdep_assert_held(&priv->qp_mutex);
 	if (!id->device)
 		return -EINVAL;
+	if (cma_iw_is(priv))
+		return cma_iw_qp_attr(priv, attr, mask);
 	if (!rdma_cap_ib_cm(id->device, id->port_num))
 		return -EOPNOTSUPP;
 	if (!priv->ib || id->qp_type == IB_QPT_UD)
@@ -93,8 +95,10 @@ static int cma_qp_attr(struct cma_id_priv *priv, struct ib_qp_attr *attr,
  * Context: process context.
  * Return: 0; -EINVAL for an id on no device, or for RTR/RTS before the
  * connection exchange; the errnos of ib_find_cached_pkey() and
- * ib_cm_init_qp_attr(); -EOPNOTSUPP on iWARP and for UD ids in
- * RDMA_PS_IPOIB without a Q_Key.
+ * ib_cm_init_qp_attr(); -EOPNOTSUPP on a port with neither CM and for UD
+ * ids in RDMA_PS_IPOIB without a Q_Key. On iWARP: rdma_cm's INIT (no
+ * remote access) before the connection, iw_cm's attributes once it has
+ * one (cma_iw_qp_attr()).
  */
 int rdma_init_qp_attr(struct rdma_cm_id *id, struct ib_qp_attr *qp_attr,
 		      int *qp_attr_mask)
@@ -130,6 +134,26 @@ static int cma_qp_step(struct cma_id_priv *priv, enum ib_qp_state state,
 	return ib_modify_qp(priv->id.qp, &attr, mask);
 }
 
+/* INIT, RTR, RTS in turn, up to @last, for a QP of rdma_create_qp(). */
+static int cma_qp_walk(struct cma_id_priv *priv,
+		       const struct rdma_conn_param *conn,
+		       enum ib_qp_state last)
+{
+	static const enum ib_qp_state steps[] = {
+		IB_QPS_INIT, IB_QPS_RTR, IB_QPS_RTS,
+	};
+	int i, ret = 0;
+
+	mutex_lock(&priv->qp_mutex);
+	for (i = 0; priv->id.qp && !ret && i < ARRAY_SIZE(steps); i++) {
+		ret = cma_qp_step(priv, steps[i], conn);
+		if (steps[i] == last)
+			break;
+	}
+	mutex_unlock(&priv->qp_mutex);
+	return ret;
+}
+
 /**
  * cma_qp_ready() - Bring the id's QP to RTS for its connection
  * @priv: the id, its IB CM exchange under way
@@ -144,16 +168,20 @@ static int cma_qp_step(struct cma_id_priv *priv, enum ib_qp_state state,
  */
 int cma_qp_ready(struct cma_id_priv *priv, const struct rdma_conn_param *conn)
 {
-	static const enum ib_qp_state steps[] = {
-		IB_QPS_INIT, IB_QPS_RTR, IB_QPS_RTS,
-	};
-	int i, ret = 0;
+	return cma_qp_walk(priv, conn, IB_QPS_RTS);
+}
 
-	mutex_lock(&priv->qp_mutex);
-	for (i = 0; priv->id.qp && !ret && i < ARRAY_SIZE(steps); i++)
-		ret = cma_qp_step(priv, steps[i], conn);
-	mutex_unlock(&priv->qp_mutex);
-	return ret;
+/**
+ * cma_qp_rtr() - Bring the id's QP to RTR (iWARP: the driver does RTS)
+ * @priv: the id
+ * @conn: our parameters (the responder resources), or NULL
+ *
+ * Context: process context; takes the id's qp_mutex.
+ * Return: 0 or the errno of the first step that failed.
+ */
+int cma_qp_rtr(struct cma_id_priv *priv, const struct rdma_conn_param *conn)
+{
+	return cma_qp_walk(priv, conn, IB_QPS_RTR);
 }
 
 /**

@@ -161,15 +161,21 @@ err_rec:
  * @priv: the id, on its device
  * @in: the input
  *
- * RoCE: the path is built now and ROUTE_RESOLVED queued. IB needs a
- * PathRecord query to the SA and iWARP has no path: neither is built.
+ * RoCE: the path is built now and ROUTE_RESOLVED queued. iWARP has no
+ * path (TCP finds its way): ROUTE_RESOLVED is queued at once, as in 6.1.
+ * IB needs a PathRecord query to the SA: not built.
  *
  * Return: 0; -ENODEV without a bound net device; -EINVAL for an MTU RoCE
- * cannot use; -ENOMEM; -EOPNOTSUPP on IB and iWARP.
+ * cannot use; -ENOMEM; -EOPNOTSUPP on IB.
  */
 int cma_h_resolve_route(struct cma_id_priv *priv, struct cma_in *in)
 {
 	int ret;
+
+	if (rdma_protocol_iwarp(priv->id.device, priv->id.port_num)) {
+		cma_work_queue(priv, CMA_IN_ROUTE_OK, 0);
+		return 0;
+	}
 
 	if (!rdma_protocol_roce(priv->id.device, priv->id.port_num))
 		return -EOPNOTSUPP;

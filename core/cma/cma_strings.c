@@ -67,9 +67,8 @@ static enum cma_rej_kind cma_rej_kind(struct rdma_cm_id *id)
  * @id: the id that got the event (its transport decides the meaning)
  * @reason: the event's status
  *
- * On IB and RoCE @reason is the IB CM's REJ reason. iWARP's reasons are
- * errnos named by iw_cm, which rdma_cm does not link yet: they read as an
- * unrecognized transport for now.
+ * On IB and RoCE @reason is the IB CM's REJ reason, on iWARP an errno
+ * (iw_cm's CONNECT_REPLY status) named by iw_cm.
  *
  * Context: any.
  * Return: a constant string.
@@ -77,9 +76,14 @@ static enum cma_rej_kind cma_rej_kind(struct rdma_cm_id *id)
 const char *__attribute_const__ rdma_reject_msg(struct rdma_cm_id *id,
 						int reason)
 {
-	if (cma_rej_kind(id) == CMA_REJ_IB_CM)
+	switch (cma_rej_kind(id)) {
+	case CMA_REJ_IB_CM:
 		return ibcm_reject_msg(reason);
-	return "unrecognized transport";
+	case CMA_REJ_IW_CM:
+		return iwcm_reject_msg(reason);
+	default:
+		return "unrecognized transport";
+	}
 }
 EXPORT_SYMBOL(rdma_reject_msg);
 

@@ -26,6 +26,12 @@
  * are refused, and the feeder destroys its IB CM listeners once it has
  * dropped the handler lock (cma_id_free(), cma_id_remove()), since ib_cm
  * may not be asked to destroy an IB CM id under it.
+ *
+ * iWARP ids take the same rows with inputs of their own (cma_iw.c): a
+ * connect request an iWARP listener took is a new id fed IW REQ in IDLE;
+ * iw_cm's answers and its CLOSE reach an id in CONNECT only, and leave it
+ * there, as 6.1 does: an iWARP id never enters DISCONNECT (there is no
+ * timewait), it hears DISCONNECTED in CONNECT and is destroyed from there.
  */
 
 #define CELL(fn, next)	{ cma_h_##fn, RDMA_CM_##next }
@@ -40,6 +46,7 @@ static const struct cma_cell cma_table[CMA_STATES][CMA_INPUTS] = {
 	[RDMA_CM_IDLE] = {
 		[CMA_IN_BIND]		= CELL(bind, ADDR_BOUND),
 		[CMA_IN_CM_REQ]		= CELL(cm_req, CONNECT),
+		[CMA_IN_IW_REQ]		= CELL(iw_req, CONNECT),
 		CMA_ENDS,
 	},
 	[RDMA_CM_ADDR_BOUND] = {
@@ -79,6 +86,9 @@ static const struct cma_cell cma_table[CMA_STATES][CMA_INPUTS] = {
 		[CMA_IN_CM_UNREACHABLE]	= STAY(cm_unreachable),
 		[CMA_IN_CM_DISCONNECT]	= CELL(cm_disconnect, DISCONNECT),
 		[CMA_IN_CM_SIDR_REP]	= STAY(cm_sidr_rep),
+		[CMA_IN_IW_REPLY]	= STAY(iw_reply),
+		[CMA_IN_IW_ESTABLISHED]	= STAY(iw_established),
+		[CMA_IN_IW_CLOSE]	= STAY(iw_close),
 		CMA_ENDS,
 	},
 	[RDMA_CM_DISCONNECT] = {
@@ -116,6 +126,10 @@ static const char *const cma_input_names[CMA_INPUTS] = {
 	[CMA_IN_CM_DISCONNECT] = "CM disconnect",
 	[CMA_IN_CM_TIMEWAIT_EXIT] = "CM timewait exit",
 	[CMA_IN_CM_SIDR_REP] = "CM SIDR REP",
+	[CMA_IN_IW_REQ] = "IW connect request",
+	[CMA_IN_IW_REPLY] = "IW connect reply",
+	[CMA_IN_IW_ESTABLISHED] = "IW established",
+	[CMA_IN_IW_CLOSE] = "IW close",
 	[CMA_IN_DEVICE_REMOVAL] = "device removal", [CMA_IN_DESTROY] = "destroy",
 };
 

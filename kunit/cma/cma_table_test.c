@@ -55,6 +55,7 @@ struct cma_expect {
 static const struct cma_expect cma_expects[] = {
 	ARGS(IDLE, BIND, ADDR_BOUND),
 	ARGS(IDLE, CM_REQ, CONNECT),
+	ARGS(IDLE, IW_REQ, CONNECT),
 	ENDS(IDLE),
 
 	ARGS(ADDR_BOUND, RESOLVE_ADDR, ADDR_QUERY),
@@ -88,6 +89,14 @@ static const struct cma_expect cma_expects[] = {
 	{ RDMA_CM_CONNECT, CMA_IN_CM_UNREACHABLE, SAME, 0, true, EV(UNREACHABLE) },
 	ARGS(CONNECT, CM_DISCONNECT, DISCONNECT),
 	{ RDMA_CM_CONNECT, CMA_IN_CM_SIDR_REP, SAME, 0, false, NONE },
+	/*
+	 * iw_cm's events, here with status 0 and nothing else set (the
+	 * suite rdma_cm_iw runs every status): the id stays in CONNECT.
+	 */
+	{ RDMA_CM_CONNECT, CMA_IN_IW_REPLY, SAME, 0, true, EV(ESTABLISHED) },
+	{ RDMA_CM_CONNECT, CMA_IN_IW_ESTABLISHED, SAME, 0, true,
+	  EV(ESTABLISHED) },
+	{ RDMA_CM_CONNECT, CMA_IN_IW_CLOSE, SAME, 0, true, EV(DISCONNECTED) },
 	ENDS(CONNECT),
 
 	NOIB(DISCONNECT, DISCONNECT),
@@ -154,6 +163,22 @@ static const void *cell_gen(const void *prev, char *desc)
 }
 
 /*
+ * Feed @input as cma_fix_feed() does, with an iw_cm event of status 0
+ * for the inputs that carry one (the others do not look at it).
+ */
+static int cell_feed(struct cma_id_priv *priv, enum cma_input input)
+{
+	static const struct iw_cm_event iw_event;
+	struct cma_in in = { .input = input, .iw_event = &iw_event };
+	int ret;
+
+	mutex_lock(&priv->handler_mutex);
+	ret = cma_table_run(priv, &in);
+	mutex_unlock(&priv->handler_mutex);
+	return ret;
+}
+
+/*
  * Feed the input to an id in the state: a listed cell returns what the
  * list says and leaves the id in its next state (or where it was, when
  * the handler refused); any other input is refused and changes nothing.
@@ -172,7 +197,7 @@ static void cma_table_cell_test(struct kunit *test)
 		kunit_skip(test, "needs arguments: tested by its own case");
 	priv = cma_fix_id(test, &o, RDMA_PS_TCP, IB_QPT_RC);
 	cma_fix_force(priv, state);
-	ret = cma_fix_feed(priv, input);
+	ret = cell_feed(priv, input);
 	after = cma_id_state(priv);
 	if (!e) {
 		KUNIT_EXPECT_EQ(test, ret, -EINVAL);

@@ -103,6 +103,8 @@ static int mock_get_port_immutable(struct ib_device *ibdev, u32 port,
 	immutable->core_cap_flags = port == mdev->cfg.roce_port ?
 				    RDMA_CORE_PORT_IBA_ROCE :
 				    RDMA_CORE_PORT_IBA_IB;
+	if (mdev->cfg.iwarp)
+		immutable->core_cap_flags = RDMA_CORE_PORT_IWARP;
 	if (port == mdev->cfg.roce_port && mdev->cfg.roce_v2)
 		immutable->core_cap_flags |= RDMA_CORE_CAP_PROT_ROCE_UDP_ENCAP;
 	if (!mdev->cfg.mad) {
@@ -117,7 +119,9 @@ static int mock_get_port_immutable(struct ib_device *ibdev, u32 port,
 static enum rdma_link_layer mock_get_link_layer(struct ib_device *ibdev,
 						u32 port)
 {
-	if (port == to_mock_ibdev(ibdev)->cfg.roce_port)
+	const struct mock_ibdev_cfg *cfg = &to_mock_ibdev(ibdev)->cfg;
+
+	if (port == cfg->roce_port || cfg->iwarp)
 		return IB_LINK_LAYER_ETHERNET;
 	return IB_LINK_LAYER_INFINIBAND;
 }
@@ -367,8 +371,11 @@ struct mock_ibdev *mock_ibdev_alloc(const struct mock_ibdev_cfg *cfg)
 		ib_set_device_ops(&mdev->ibdev, &mock_roce_ops);
 	if (cfg->mad && !cfg->no_kverbs)
 		ib_set_device_ops(&mdev->ibdev, &mock_ah_ops);
-	if (cfg->iwarp)
-		ib_set_device_ops(&mdev->ibdev, &mock_iwarp_ops);
+	if (cfg->iwarp && mock_iwarp_init(mdev)) {
+		ib_dealloc_device(&mdev->ibdev);
+		kfree(e);
+		return NULL;
+	}
 
 	e->mdev = mdev;
 	mutex_lock(&mock_lock);

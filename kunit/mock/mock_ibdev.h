@@ -38,8 +38,9 @@ struct mock_ibdev;
  * @iwarp: give the device the iw_* ops of an iWARP driver (mock_iwarp.c):
  *	   they record their calls and arguments in mock_ibdev.iw, fail as
  *	   mock_ibdev_fail() says, and find QPs by number; events reach
- *	   iw_cm through mock_iwarp_upcall(). The ports stay what they are
- *	   otherwise (iw_cm does not look at them)
+ *	   iw_cm through mock_iwarp_upcall(). The node is an RNIC, every
+ *	   port an iWARP port (Ethernet link layer) tied to init_net's
+ *	   loopback net device, as rdma_cm wants to see it
  */
 struct mock_ibdev_cfg {
 	u32 nports;
@@ -386,6 +387,7 @@ const struct rdma_ah_attr *mock_ibdev_ah_attr(struct ib_ah *ah);
 /* ---- iWARP, for the iw_cm suites (kunit/mock/mock_iwarp.c) --------------- */
 
 extern const struct ib_device_ops mock_iwarp_ops;
+int mock_iwarp_init(struct mock_ibdev *mdev);
 int mock_iwarp_upcall(struct iw_cm_id *cm_id, const struct iw_cm_event *event);
 
 #endif /* RDMAOOT_KUNIT_MOCK_MOCK_IBDEV_H */

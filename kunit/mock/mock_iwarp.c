@@ -3,6 +3,8 @@
 
 #include <linux/irqflags.h>
 #include <linux/module.h>
+#include <linux/netdevice.h>
+#include <net/net_namespace.h>
 #include <rdma/iw_cm.h>
 #include <rdma/restrack.h>
 
@@ -133,6 +135,35 @@ const struct ib_device_ops mock_iwarp_ops = {
 	.iw_destroy_listen	= mock_iw_destroy_listen,
 };
 EXPORT_SYMBOL_GPL(mock_iwarp_ops);
+
+/**
+ * mock_iwarp_init() - Make an allocated mock device an iWARP one
+ * @mdev: the device, not registered yet
+ *
+ * Its ops become an iWARP driver's, its node an RNIC and its ports
+ * iWARP's (mock_ibdev.c's port ops read cfg.iwarp). Like a real RNIC's,
+ * each port is tied to a net device, init_net's loopback: the core asks
+ * it for an iWARP port's state.
+ *
+ * Context: Process context, may sleep.
+ * Return: 0 or the errno of ib_device_set_netdev().
+ */
+int mock_iwarp_init(struct mock_ibdev *mdev)
+{
+	u32 port;
+	int ret;
+
+	ib_set_device_ops(&mdev->ibdev, &mock_iwarp_ops);
+	mdev->ibdev.node_type = RDMA_NODE_RNIC;
+	for (port = 1; port <= mdev->cfg.nports; port++) {
+		ret = ib_device_set_netdev(&mdev->ibdev,
+					   init_net.loopback_dev, port);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_GPL(mock_iwarp_init);
 
 /**
  * mock_iwarp_upcall() - Report an event to iw_cm, as a driver would
