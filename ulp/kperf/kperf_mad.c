@@ -31,6 +31,8 @@
  * @resp: the responder on peer's QP1 (class KPERF_MAD_CLASS, GET), if any
  * @ah: from dev to peer, on @req's PD
  * @done: completed by @req's send handler
+ * @resp_done: completed by @resp's send handler (an echo sent)
+ * @resp_status: status of the last echo's send completion
  * @status: status of the last send completion
  * @retries: resends of the last request
  * @answers: answers the requester received, @bad the ones that were wrong
@@ -42,8 +44,8 @@ struct kperf_mad {
 	struct kperf_run *run;
 	struct ib_mad_agent *req, *resp;
 	struct ib_ah *ah;
-	struct completion done;
-	enum ib_wc_status status;
+	struct completion done, resp_done;
+	enum ib_wc_status status, resp_status;
 	int retries;
 	u32 answers, bad, seq;
 	u8 *pattern;
@@ -104,10 +106,13 @@ static void kperf_mad_scatter(struct ib_mad_send_buf *buf, const u8 *data,
 static void kperf_mad_resp_sent(struct ib_mad_agent *agent,
 				struct ib_mad_send_wc *wc)
 {
+	struct kperf_mad *km = agent->context;
 	struct ib_ah *ah = wc->send_buf->ah;
 
+	km->resp_status = wc->status;
 	ib_free_send_mad(wc->send_buf);
 	rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE);
+	complete(&km->resp_done);
 }
 
 /*
@@ -371,6 +376,7 @@ static int kperf_mad_post(struct kperf_mad *km, struct ib_mad_send_buf **out)
 	buf->timeout_ms = run->p.mad_resp_ms;
 	buf->retries = run->p.mad_retries;
 	reinit_completion(&km->done);
+	reinit_completion(&km->resp_done);
 	ret = ib_post_send_mad(buf, NULL);
 	if (ret) {
 		ib_free_send_mad(buf);
@@ -380,14 +386,14 @@ static int kperf_mad_post(struct kperf_mad *km, struct ib_mad_send_buf **out)
 	return 0;
 }
 
-/* Wait for the requester's send handler, watching the devices. */
-static int kperf_mad_wait(struct kperf_mad *km)
+/* Wait for a send handler (@done), watching the devices. */
+static int kperf_mad_wait(struct kperf_mad *km, struct completion *done)
 {
 	struct kperf_run *run = km->run;
 	int ret;
 
 	kperf_run_progress(run);
-	while (!wait_for_completion_timeout(&km->done, msecs_to_jiffies(10))) {
+	while (!wait_for_completion_timeout(done, msecs_to_jiffies(10))) {
 		ret = kperf_run_idle(run);
 		if (ret)
 			return ret;
@@ -433,6 +439,24 @@ static int kperf_mad_judge(struct kperf_mad *km, ktime_t t0)
 			      km->seq, kperf_wc_name(km->status));
 }
 
+/*
+ * rmpp=1: the echo is an RMPP send of the peer, done when our last ACK
+ * reached it (which may come after our request completed). Waiting for
+ * it checks that ACK and keeps the next round, or the unregistration,
+ * from overtaking it (an ACK for an agent gone is answered "unsupported").
+ */
+static int kperf_mad_echo_done(struct kperf_mad *km)
+{
+	struct kperf_run *run = km->run;
+	int ret = kperf_mad_wait(km, &km->resp_done);
+
+	if (ret || km->resp_status == IB_WC_SUCCESS)
+		return ret;
+	run->res.wc = km->resp_status;
+	return kperf_run_fail(run, -EIO, "echo %u completed with %s", km->seq,
+			      kperf_wc_name(km->resp_status));
+}
+
 static int kperf_mad_rounds(struct kperf_mad *km)
 {
 	struct kperf_run *run = km->run;
@@ -448,7 +472,9 @@ static int kperf_mad_rounds(struct kperf_mad *km)
 			return ret;
 		if (run->p.mad == KPERF_MAD_CANCEL)
 			ib_cancel_mad(buf);
-		ret = kperf_mad_wait(km) ?: kperf_mad_judge(km, t0);
+		ret = kperf_mad_wait(km, &km->done) ?: kperf_mad_judge(km, t0);
+		if (!ret && run->p.mad_rmpp)
+			ret = kperf_mad_echo_done(km);
 		if (ret)
 			return ret;
 		run->res.msgs++;
@@ -498,6 +524,7 @@ int kperf_mad_run(struct kperf_run *run)
 		return kperf_run_fail(run, -ENOMEM, "no memory");
 	km->run = run;
 	init_completion(&km->done);
+	init_completion(&km->resp_done);
 	if (run->p.mad_rmpp) {
 		km->pattern = kmalloc(KPERF_MAD_RMPP_LEN, GFP_KERNEL);
 		if (!km->pattern) {
