@@ -31,6 +31,14 @@
  * port hold no reference on it, so remove() requires that every agent of
  * the port is gone (the CM and SA clients are removed before us, as they
  * registered after us).
+ *
+ * RMPP (mad_rmpp*.c) runs for agents where ib_mad_kernel_rmpp_agent() is
+ * true: a send created with rmpp_active goes out segment by segment in
+ * the window the receiver's ACKs open (mad_rmpp_send.c), received
+ * segments are put together into one message before the agent sees it
+ * (mad_rmpp_recv.c), and mad_rmpp.c sorts the RMPP MADs an agent receives
+ * by their type. Agents that do RMPP themselves (IB_MAD_USER_RMPP) get
+ * every segment as it came.
  */
 
 /* Index of a special QP in struct ib_mad_port.qps[]. */
@@ -106,6 +114,10 @@ struct ib_mad_port {
  * @sends: posted sends whose send completion has not arrived
  * @waiting: sent requests waiting for their answer, earliest deadline first
  * @timer: runs the deadlines of @waiting (mad_send.c)
+ * @rmpp_rxs: RMPP messages being received or recently received
+ *	      (struct mad_rmpp_rx of mad_rmpp_recv.c), under @lock
+ * @rmpp_closing: the agent is being unregistered: no new RMPP receives
+ *		  (under @lock)
  * @rcu: frees the structure after RCU readers of @port->agents are done
  */
 struct ib_mad_agent_priv {
@@ -120,6 +132,8 @@ struct ib_mad_agent_priv {
 	struct list_head	sends;
 	struct list_head	waiting;
 	struct delayed_work	timer;
+	struct list_head	rmpp_rxs;
+	bool			rmpp_closing;
 	struct rcu_head		rcu;
 };
 
@@ -180,6 +194,57 @@ bool ib_mad_reg_req_match(const struct ib_mad_reg_req *req,
 
 /* ---- Sends (core/mad/mad_send.c) ----------------------------------------- */
 
+struct ib_mad_rmpp_tx;
+
+/**
+ * struct ib_mad_send - a send buffer as the MAD layer keeps it
+ * @buf: what the caller sees
+ * @agent: the agent it was created on
+ * @node: in the agent's @sends or @waiting list (under the agent's lock)
+ * @qnode: in the QP's backlog while waiting for room (under the QP's lock)
+ * @cqe: completion entry of the send WR
+ * @wr: the UD send work request
+ * @sge: the whole MAD on the wire, header and data
+ * @wire: what @sge maps: @buf.mad itself, or the segment RMPP is sending
+ * @rmpp: the RMPP state of a send created with rmpp_active, else NULL
+ * @mad_size: bytes of the MAD on the wire
+ * @tid: TID the answer must carry, read when posted
+ * @deadline: when the answer is due (jiffies), while on @waiting
+ * @max_retries: the retries the caller asked for
+ * @retries_left: resends still allowed
+ * @status: IB_WC_SUCCESS until the send failed or was cancelled
+ * @vendor_err: for IB_WC_REM_ABORT_ERR, the RMPP status the peer gave
+ * @on_wire: the send completion is owed
+ * @awaits_answer: an answer is owed (for RMPP: an ACK or the response)
+ *
+ * Every field after @tid is under the agent's lock, so is all of @rmpp.
+ */
+struct ib_mad_send {
+	struct ib_mad_send_buf	buf;
+	struct ib_mad_agent_priv *agent;
+	struct list_head	node;
+	struct list_head	qnode;
+	struct ib_cqe		cqe;
+	struct ib_ud_wr		wr;
+	struct ib_sge		sge;
+	void			*wire;
+	struct ib_mad_rmpp_tx	*rmpp;
+	u32			mad_size;
+	__be64			tid;
+	unsigned long		deadline;
+	int			max_retries;
+	int			retries_left;
+	enum ib_wc_status	status;
+	u32			vendor_err;
+	bool			on_wire;
+	bool			awaits_answer;
+};
+
+static inline struct ib_mad_send *ib_mad_send(struct ib_mad_send_buf *buf)
+{
+	return container_of(buf, struct ib_mad_send, buf);
+}
+
 /* The delayed work of an agent's deadlines (struct ib_mad_agent_priv.timer). */
 void ib_mad_send_timer_fn(struct work_struct *work);
 /* Unregistration: report the waiting sends, flush those on the wire. */
@@ -192,6 +257,94 @@ void ib_mad_send_cancel_all(struct ib_mad_agent_priv *priv);
 struct ib_mad_send_buf *ib_mad_send_claim(struct ib_mad_agent_priv *priv,
 					  const struct ib_mad_hdr *hdr);
 void ib_mad_send_answered(struct ib_mad_send_buf *buf);
+/* Whether a request of @priv waits for the response @hdr (nothing claimed). */
+bool ib_mad_send_expects(struct ib_mad_agent_priv *priv,
+			 const struct ib_mad_hdr *hdr);
+/*
+ * For the RMPP engine, all with the agent's lock held: put @send on the
+ * QP, wait on @waiting for @timeout_ms, and the outstanding RMPP send of
+ * @priv with the TID and class of @hdr.
+ */
+int ib_mad_send_to_qp(struct ib_mad_send *send);
+void ib_mad_send_wait(struct ib_mad_send *send, u32 timeout_ms);
+struct ib_mad_send *ib_mad_send_find_rmpp(struct ib_mad_agent_priv *priv,
+					  const struct ib_mad_hdr *hdr);
+/* Report @send (taken off the lists, agent's lock not held). */
+void ib_mad_send_report(struct ib_mad_send *send);
+
+/* ---- RMPP sends (core/mad/mad_rmpp_send.c) -------------------------------- */
+
+/* How long a sender waits for an ACK at most (6.1's two seconds). */
+#define IB_MAD_RMPP_ACK_MS	2000
+
+int ib_mad_rmpp_tx_alloc(struct ib_mad_send *send, int pad, gfp_t gfp);
+void ib_mad_rmpp_tx_free(struct ib_mad_send *send);
+void *ib_mad_rmpp_tx_segment(struct ib_mad_send *send, int seg_num);
+/* With the agent's lock held: */
+void ib_mad_rmpp_tx_start(struct ib_mad_send *send);
+bool ib_mad_rmpp_tx_continue(struct ib_mad_send *send);
+bool ib_mad_rmpp_tx_rewind(struct ib_mad_send *send);
+u32 ib_mad_rmpp_tx_wait_ms(const struct ib_mad_send *send);
+/* The peer's ACK, STOP or ABORT for one of @priv's RMPP sends. */
+void ib_mad_rmpp_tx_ack(struct ib_mad_agent_priv *priv,
+			struct ib_mad_recv_wc *rwc);
+void ib_mad_rmpp_tx_stop(struct ib_mad_agent_priv *priv,
+			 struct ib_mad_recv_wc *rwc);
+void ib_mad_rmpp_tx_abort(struct ib_mad_agent_priv *priv,
+			  struct ib_mad_recv_wc *rwc);
+/* End the RMPP send matching @rwc with IB_WC_REM_ABORT_ERR and @status. */
+void ib_mad_rmpp_tx_end(struct ib_mad_agent_priv *priv,
+			struct ib_mad_recv_wc *rwc, u8 status);
+
+/* ---- RMPP receives (core/mad/mad_rmpp_recv.c) ----------------------------- */
+
+/* 6.1's times: a message must be complete 40 s after its first segment,
+ * and a complete one is remembered 10 s for the sender's late repeats. */
+extern unsigned int ib_mad_rmpp_recv_timeout_ms;
+extern unsigned int ib_mad_rmpp_linger_ms;
+
+struct ib_mad_recv_wc *ib_mad_rmpp_rx_data(struct ib_mad_agent_priv *priv,
+					   struct ib_mad_recv_wc *rwc);
+void ib_mad_rmpp_rx_ds_ack(struct ib_mad_agent_priv *priv,
+			   const struct ib_mad_recv_wc *rwc, u32 newwin);
+int ib_mad_rmpp_rx_repwin(struct ib_mad_agent_priv *priv,
+			  const struct ib_mad_send *send);
+void ib_mad_rmpp_rx_cancel_all(struct ib_mad_agent_priv *priv);
+
+/* ---- RMPP in common (core/mad/mad_rmpp.c) --------------------------------- */
+
+/*
+ * A MAD received by a kernel-RMPP agent: NULL when RMPP consumed it, else
+ * the message to deliver (the MAD itself, or a whole reassembled one).
+ */
+struct ib_mad_recv_wc *ib_mad_rmpp_recv(struct ib_mad_agent_priv *priv,
+					struct ib_mad_recv_wc *rwc);
+/* Whether @mad carries an active RMPP header of an RMPP class. */
+bool ib_mad_rmpp_active(const struct ib_mad_hdr *hdr);
+/* End the RMPP send @rwc names and answer it with an ABORT of @status. */
+void ib_mad_rmpp_refuse(struct ib_mad_agent_priv *priv,
+			struct ib_mad_recv_wc *rwc, u8 status);
+/**
+ * struct ib_mad_rmpp_answer - an RMPP MAD to send back, and where to
+ * @wc: copy of the answered MAD's work completion
+ * @grh: copy of its GRH
+ * @mad: the answer
+ */
+struct ib_mad_rmpp_answer {
+	struct ib_wc		wc;
+	struct ib_grh		grh;
+	struct ib_rmpp_mad	mad;
+};
+
+struct ib_mad_rmpp_answer *
+ib_mad_rmpp_answer_new(const struct ib_mad_recv_wc *rwc, u8 type, u8 status);
+void ib_mad_rmpp_answer_send(struct ib_mad_agent_priv *priv,
+			     struct ib_mad_rmpp_answer *ans, u32 seg_num,
+			     u32 newwin);
+/* Send an ACK, ABORT or STOP back to where @rwc came from. */
+void ib_mad_rmpp_reply(struct ib_mad_agent_priv *priv,
+		       const struct ib_mad_recv_wc *rwc, u8 type, u8 status,
+		       u32 seg_num, u32 newwin);
 
 /* ---- Receives (core/mad/mad_recv.c) --------------------------------------- */
 

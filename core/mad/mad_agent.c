@@ -221,6 +221,7 @@ static void mad_agent_init(struct ib_mad_agent_priv *priv,
 	spin_lock_init(&priv->lock);
 	INIT_LIST_HEAD(&priv->sends);
 	INIT_LIST_HEAD(&priv->waiting);
+	INIT_LIST_HEAD(&priv->rmpp_rxs);
 	INIT_DELAYED_WORK(&priv->timer, ib_mad_send_timer_fn);
 }
 
@@ -326,7 +327,8 @@ EXPORT_SYMBOL(ib_register_mad_agent);
  * @mad_agent: an agent from ib_register_mad_agent()
  *
  * The agent stops receiving unsolicited MADs and answers, its outstanding
- * sends complete to its send handler with IB_WC_WR_FLUSH_ERR, and the call
+ * sends complete to its send handler with IB_WC_WR_FLUSH_ERR, the RMPP
+ * messages it was receiving are dropped, and the call
  * returns once no handler of the agent runs any more and every send buffer
  * created on it has been freed with ib_free_send_mad().
  *
@@ -341,6 +343,7 @@ void ib_unregister_mad_agent(struct ib_mad_agent *mad_agent)
 		mad_agent_unpublish(priv);
 	xa_erase(&mad_agent_ids, mad_agent->hi_tid);
 	ib_mad_send_cancel_all(priv);
+	ib_mad_rmpp_rx_cancel_all(priv);
 	ib_mad_agent_put(priv);
 	wait_for_completion(&priv->released);
 	kfree(priv->reg);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The MAD client: on every port that speaks MADs, a PD, a CQ and the special QPs QP0 and QP1, ready to use. */
 
+#include <kunit/visibility.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <rdma/ib_cache.h>
@@ -12,6 +13,7 @@ int ib_mad_sendq_size = 128;
 module_param_named(send_queue_size, ib_mad_sendq_size, int, 0444);
 MODULE_PARM_DESC(send_queue_size, "Size of the send queue of each special QP, in MADs");
 int ib_mad_recvq_size = 512;
+EXPORT_SYMBOL_IF_KUNIT(ib_mad_recvq_size);
 module_param_named(recv_queue_size, ib_mad_recvq_size, int, 0444);
 MODULE_PARM_DESC(recv_queue_size, "Size of the receive queue of each special QP, in MADs");
 

@@ -137,11 +137,20 @@ void ib_mad_recv_drain(struct ib_mad_qp *mqp)
  * ib_free_recv_mad() - Give back a MAD delivered to an agent
  * @mad_recv_wc: what the receive handler got
  *
+ * Every segment of the message goes: a reassembled RMPP message is as
+ * many receive buffers as its rmpp_list holds.
+ *
  * Context: any.
  */
 void ib_free_recv_mad(struct ib_mad_recv_wc *mad_recv_wc)
 {
-	kfree(container_of(mad_recv_wc, struct ib_mad_recv, rwc));
+	struct ib_mad_recv_buf *seg, *next;
+	LIST_HEAD(segs);
+
+	/* The list's head lives in the first segment: take it off first. */
+	list_splice_init(&mad_recv_wc->rmpp_list, &segs);
+	list_for_each_entry_safe(seg, next, &segs, list)
+		kfree(container_of(seg, struct ib_mad_recv, rwc.recv_buf));
 }
 EXPORT_SYMBOL(ib_free_recv_mad);
 
@@ -182,24 +191,45 @@ static bool mad_recv_driver_handled(struct ib_mad_recv *recv)
 }
 
 /*
- * Give the MAD to @priv. A response goes with the request it answers and
- * is dropped without one (a late answer to a request already timed out or
- * cancelled); the request is reported after the response.
+ * A response nobody asked for goes to an agent only where the agent does
+ * RMPP itself and this is one of its segments (the first one completed
+ * the request, the others follow on their own, as in 6.1).
+ */
+static bool mad_recv_user_rmpp(struct ib_mad_agent_priv *priv,
+			       const struct ib_mad_hdr *hdr)
+{
+	return !ib_mad_kernel_rmpp_agent(&priv->agent) &&
+	       ib_mad_rmpp_active(hdr);
+}
+
+/*
+ * Give the MAD to @priv. RMPP takes its share first on agents it runs
+ * for, and may hand back a whole message instead. A response goes with
+ * the request it answers and is dropped without one (a late answer to a
+ * request already timed out or cancelled); the request is reported after
+ * the response.
  */
 static void mad_recv_deliver(struct ib_mad_agent_priv *priv,
 			     struct ib_mad_recv *recv)
 {
-	const struct ib_mad_hdr *hdr = (const void *)recv->data.mad;
+	struct ib_mad_recv_wc *rwc = &recv->rwc;
 	struct ib_mad_send_buf *req = NULL;
+	const struct ib_mad_hdr *hdr;
 
+	if (ib_mad_kernel_rmpp_agent(&priv->agent)) {
+		rwc = ib_mad_rmpp_recv(priv, rwc);
+		if (!rwc)
+			return;
+	}
+	hdr = &rwc->recv_buf.mad->mad_hdr;
 	if (ib_response_mad(hdr)) {
 		req = ib_mad_send_claim(priv, hdr);
-		if (!req) {
-			kfree(recv);
+		if (!req && !mad_recv_user_rmpp(priv, hdr)) {
+			ib_free_recv_mad(rwc);
 			return;
 		}
 	}
-	priv->agent.recv_handler(&priv->agent, req, &recv->rwc);
+	priv->agent.recv_handler(&priv->agent, req, rwc);
 	if (req)
 		ib_mad_send_answered(req);
 }
@@ -232,7 +262,7 @@ static void mad_recv_handle(struct ib_mad_recv *recv)
 		ib_mad_reply_send(mqp, &recv->wc, &recv->data.grh,
 				  (const struct ib_mad *)hdr);
 drop:
-	kfree(recv);
+	ib_free_recv_mad(&recv->rwc);
 }
 
 /* The CQ's completion of a receive WR (ib_cqe.done). */

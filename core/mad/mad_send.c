@@ -23,50 +23,15 @@
  * handler gets it, exactly once, with the status the first failure (or
  * the timeout, or the cancel) left, or success.
  *
+ * An RMPP send (mad_rmpp_send.c) is the same life with more on the wire:
+ * it owes ACKs as its answer until the last segment is ACKed, then the
+ * response if it was posted with a timeout. Its send completions post the
+ * next segment while the window allows, its deadline is the ACK's, and
+ * the timer resends from the last segment ACKed.
+ *
  * Lock order: the agent's lock, then its QP's lock. Both are taken with
  * interrupts saved: ULPs post and cancel under their own irq-safe locks.
  */
-
-/**
- * struct ib_mad_send - a send buffer as the MAD layer keeps it
- * @buf: what the caller sees
- * @agent: the agent it was created on
- * @node: in the agent's @sends or @waiting list (under the agent's lock)
- * @qnode: in the QP's backlog while waiting for room (under the QP's lock)
- * @cqe: completion entry of the send WR
- * @wr: the UD send work request
- * @sge: the whole MAD, header and data
- * @mad_size: bytes of the MAD on the wire
- * @tid: TID the answer must carry, read when posted
- * @deadline: when the answer is due (jiffies), while on @waiting
- * @retries_left: resends still allowed
- * @status: IB_WC_SUCCESS until the send failed or was cancelled
- * @on_wire: the send completion is owed
- * @awaits_answer: an answer is owed
- *
- * Every field after @tid is under the agent's lock.
- */
-struct ib_mad_send {
-	struct ib_mad_send_buf	buf;
-	struct ib_mad_agent_priv *agent;
-	struct list_head	node;
-	struct list_head	qnode;
-	struct ib_cqe		cqe;
-	struct ib_ud_wr		wr;
-	struct ib_sge		sge;
-	u32			mad_size;
-	__be64			tid;
-	unsigned long		deadline;
-	int			retries_left;
-	enum ib_wc_status	status;
-	bool			on_wire;
-	bool			awaits_answer;
-};
-
-static struct ib_mad_send *to_mad_send(struct ib_mad_send_buf *buf)
-{
-	return container_of(buf, struct ib_mad_send, buf);
-}
 
 static void mad_send_done(struct ib_cq *cq, struct ib_wc *wc);
 
@@ -106,9 +71,19 @@ static int mad_send_pad(int hdr_len, int data_len, int mad_size)
  * before ib_post_send_mad(). The buffer holds a reference on the agent
  * until ib_free_send_mad().
  *
+ * With @rmpp_active (only on an agent for which ib_mad_kernel_rmpp_agent()
+ * is true) send_buf->mad holds just the @hdr_len bytes of headers, its
+ * RMPP header already set to an active DATA header of the agent's RMPP
+ * version, and the data goes into send_buf->seg_count segments of
+ * send_buf->seg_size bytes each, from ib_get_rmpp_segment(); the last is
+ * padded with zeros.
+ *
  * Context: any, as @gfp_mask allows.
  * Return: the buffer, or ERR_PTR(-EINVAL) for a message that does not fit
- * one MAD, -EOPNOTSUPP for RMPP (not implemented yet), -ENOMEM.
+ * one MAD without @rmpp_active, @rmpp_active on an agent that does no RMPP
+ * in the kernel or with headers shorter than the RMPP header or filling
+ * the whole MAD, a base version other than IB_MGMT_BASE_VERSION; or
+ * -ENOMEM.
  */
 struct ib_mad_send_buf *ib_create_send_mad(struct ib_mad_agent *mad_agent,
 					   u32 remote_qpn, u16 pkey_index,
@@ -119,19 +94,21 @@ struct ib_mad_send_buf *ib_create_send_mad(struct ib_mad_agent *mad_agent,
 	struct ib_mad_agent_priv *priv = ib_mad_agent_priv(mad_agent);
 	int mad_size = IB_MGMT_MAD_SIZE;
 	struct ib_mad_send *send;
-	int total;
+	int pad, total;
 
-	if (hdr_len < 0 || data_len < 0 || hdr_len > mad_size)
+	if (hdr_len < 0 || data_len < 0 || hdr_len > mad_size ||
+	    base_version != IB_MGMT_BASE_VERSION)
 		return ERR_PTR(-EINVAL);
-	total = hdr_len + data_len + mad_send_pad(hdr_len, data_len, mad_size);
-	if (rmpp_active && !ib_mad_kernel_rmpp_agent(mad_agent))
+	pad = mad_send_pad(hdr_len, data_len, mad_size);
+	total = hdr_len + data_len + pad;
+	if (rmpp_active && (!ib_mad_kernel_rmpp_agent(mad_agent) ||
+			    hdr_len < IB_MGMT_RMPP_HDR || hdr_len >= mad_size))
 		return ERR_PTR(-EINVAL);
-	if (rmpp_active)
-		return ERR_PTR(-EOPNOTSUPP);
-	if (total > mad_size || base_version != IB_MGMT_BASE_VERSION)
+	if (!rmpp_active && total > mad_size)
 		return ERR_PTR(-EINVAL);
 
-	send = kzalloc(sizeof(*send) + mad_size, gfp_mask);
+	send = kzalloc(sizeof(*send) + (rmpp_active ? hdr_len : mad_size),
+		       gfp_mask);
 	if (!send)
 		return ERR_PTR(-ENOMEM);
 	send->agent = priv;
@@ -139,9 +116,14 @@ struct ib_mad_send_buf *ib_create_send_mad(struct ib_mad_agent *mad_agent,
 	INIT_LIST_HEAD(&send->node);
 	INIT_LIST_HEAD(&send->qnode);
 	send->buf.mad = send + 1;
+	send->wire = send->buf.mad;
 	send->buf.mad_agent = mad_agent;
 	send->buf.hdr_len = hdr_len;
 	send->buf.data_len = data_len;
+	if (rmpp_active && ib_mad_rmpp_tx_alloc(send, pad, gfp_mask)) {
+		kfree(send);
+		return ERR_PTR(-ENOMEM);
+	}
 
 	send->cqe.done = mad_send_done;
 	send->sge.length = mad_size;
@@ -169,9 +151,10 @@ EXPORT_SYMBOL(ib_create_send_mad);
  */
 void ib_free_send_mad(struct ib_mad_send_buf *send_buf)
 {
-	struct ib_mad_send *send = to_mad_send(send_buf);
+	struct ib_mad_send *send = ib_mad_send(send_buf);
 	struct ib_mad_agent_priv *priv = send->agent;
 
+	ib_mad_rmpp_tx_free(send);
 	kfree(send);
 	ib_mad_agent_put(priv);
 }
@@ -180,30 +163,32 @@ EXPORT_SYMBOL(ib_free_send_mad);
 /**
  * ib_get_rmpp_segment() - The data of one segment of an RMPP send
  * @send_buf: a buffer created with rmpp_active
- * @seg_num: segment number, from 1
+ * @seg_num: segment number, from 1 to send_buf->seg_count
  *
- * RMPP sends are not implemented yet, so no buffer has segments.
+ * The caller writes the message's data there, send_buf->seg_size bytes a
+ * segment, before posting the buffer.
  *
  * Context: any.
- * Return: NULL.
+ * Return: the segment's data, or NULL for a buffer without segments or a
+ * segment number out of range.
  */
 void *ib_get_rmpp_segment(struct ib_mad_send_buf *send_buf, int seg_num)
 {
-	return NULL;
+	return ib_mad_rmpp_tx_segment(ib_mad_send(send_buf), seg_num);
 }
 EXPORT_SYMBOL(ib_get_rmpp_segment);
 
 /* ---- Posting -------------------------------------------------------------- */
 
 /* Put @send on the QP, or in its backlog while the send queue is full. */
-static int mad_send_to_qp(struct ib_mad_send *send)
+int ib_mad_send_to_qp(struct ib_mad_send *send)
 {
 	struct ib_mad_qp *mqp = send->agent->mqp;
 	struct ib_device *dev = mqp->port->device;
 	unsigned long flags;
 	int ret = 0;
 
-	send->sge.addr = ib_dma_map_single(dev, send->buf.mad, send->mad_size,
+	send->sge.addr = ib_dma_map_single(dev, send->wire, send->mad_size,
 					   DMA_TO_DEVICE);
 	if (ib_dma_mapping_error(dev, send->sge.addr))
 		return -ENOMEM;
@@ -269,6 +254,14 @@ static void mad_send_backlog_kick(struct ib_mad_qp *mqp)
  * then counts the resends made. Each posted buffer is reported once to
  * the agent's send handler.
  *
+ * A buffer created with rmpp_active is sent as an RMPP message: its
+ * segments go out in the window the receiver's ACKs give (one segment
+ * at first), each resent window counting against ->retries, which start
+ * afresh with every ACK that moves on. It is done when its last segment
+ * is ACKed, or, with a timeout_ms, when the response has come as well.
+ * A STOP or ABORT from the receiver ends it with IB_WC_REM_ABORT_ERR
+ * and the RMPP status in the work completion's vendor_err.
+ *
  * Context: any; does not sleep.
  * Return: 0, or -EINVAL (no send handler, a timeout without a receive
  * handler, a non-RMPP class on an RMPP agent, no address handle), or the
@@ -281,7 +274,7 @@ int ib_post_send_mad(struct ib_mad_send_buf *send_buf,
 	int ret = 0;
 
 	for (; send_buf; send_buf = next) {
-		struct ib_mad_send *send = to_mad_send(send_buf);
+		struct ib_mad_send *send = ib_mad_send(send_buf);
 		struct ib_mad_agent_priv *priv = send->agent;
 		const struct ib_mad_hdr *hdr = send_buf->mad;
 		unsigned long flags;
@@ -298,22 +291,24 @@ int ib_post_send_mad(struct ib_mad_send_buf *send_buf,
 			break;
 
 		send->tid = hdr->tid;
+		send->max_retries = send_buf->retries;
 		send->retries_left = send_buf->retries;
 		send_buf->retries = 0;
 		send->status = IB_WC_SUCCESS;
+		send->vendor_err = 0;
 		send->on_wire = true;
-		send->awaits_answer = send_buf->timeout_ms > 0;
+		send->awaits_answer = send_buf->timeout_ms > 0 || send->rmpp;
 
 		refcount_inc(&priv->refs);
 		spin_lock_irqsave(&priv->lock, flags);
 		list_add_tail(&send->node, &priv->sends);
-		spin_unlock_irqrestore(&priv->lock, flags);
-
-		ret = mad_send_to_qp(send);
-		if (ret) {
-			spin_lock_irqsave(&priv->lock, flags);
+		if (send->rmpp)
+			ib_mad_rmpp_tx_start(send);
+		ret = ib_mad_send_to_qp(send);
+		if (ret)
 			list_del_init(&send->node);
-			spin_unlock_irqrestore(&priv->lock, flags);
+		spin_unlock_irqrestore(&priv->lock, flags);
+		if (ret) {
 			ib_mad_agent_put(priv);
 			break;
 		}
@@ -333,6 +328,7 @@ static void mad_send_report(struct ib_mad_send *send, enum ib_wc_status status)
 	struct ib_mad_send_wc wc = {
 		.send_buf = &send->buf,
 		.status = status,
+		.vendor_err = status == IB_WC_REM_ABORT_ERR ? send->vendor_err : 0,
 	};
 
 	priv->agent.send_handler(&priv->agent, &wc);
@@ -355,7 +351,7 @@ static void mad_send_timer_arm(struct ib_mad_agent_priv *priv)
 }
 
 /* Move @send to @waiting, due in @timeout_ms, keeping deadline order. */
-static void mad_send_wait(struct ib_mad_send *send, u32 timeout_ms)
+void ib_mad_send_wait(struct ib_mad_send *send, u32 timeout_ms)
 {
 	struct ib_mad_agent_priv *priv = send->agent;
 	struct ib_mad_send *pos;
@@ -389,11 +385,17 @@ static void mad_send_wire_done(struct ib_mad_send *send,
 		send->status = wc_status;
 		send->awaits_answer = false;
 	}
+	if (send->rmpp && ib_mad_rmpp_tx_continue(send)) {
+		spin_unlock_irqrestore(&priv->lock, flags);
+		return;
+	}
 	report = !send->awaits_answer;
 	if (report)
 		list_del_init(&send->node);
 	else
-		mad_send_wait(send, send->buf.timeout_ms);
+		ib_mad_send_wait(send, send->rmpp ?
+				 ib_mad_rmpp_tx_wait_ms(send) :
+				 send->buf.timeout_ms);
 	status = send->status;
 	spin_unlock_irqrestore(&priv->lock, flags);
 
@@ -415,6 +417,31 @@ static void mad_send_done(struct ib_cq *cq, struct ib_wc *wc)
 }
 
 /*
+ * Send @send once more, from the last segment ACKed for RMPP: false when
+ * it failed, was cancelled, has no retries left, or is an RMPP send that
+ * waits for its response (that is not resent).
+ */
+static bool mad_send_retry(struct ib_mad_send *send)
+{
+	struct ib_mad_agent_priv *priv = send->agent;
+
+	lockdep_assert_held(&priv->lock);
+	if (send->status != IB_WC_SUCCESS || !send->retries_left)
+		return false;
+	if (send->rmpp && !ib_mad_rmpp_tx_rewind(send))
+		return false;
+	send->retries_left--;
+	send->buf.retries++;
+	send->on_wire = true;
+	list_move_tail(&send->node, &priv->sends);
+	if (!ib_mad_send_to_qp(send))
+		return true;
+	send->on_wire = false;
+	send->status = IB_WC_LOC_QP_OP_ERR;
+	return false;
+}
+
+/*
  * The timer of an agent: every waiting send past its deadline is resent
  * while retries are left, or reported (timed out, or cancelled).
  */
@@ -431,17 +458,8 @@ void ib_mad_send_timer_fn(struct work_struct *work)
 	list_for_each_entry_safe(send, tmp, &priv->waiting, node) {
 		if (time_after(send->deadline, jiffies))
 			break;
-		if (send->status == IB_WC_SUCCESS && send->retries_left) {
-			send->retries_left--;
-			send->buf.retries++;
-			send->on_wire = true;
-			list_move_tail(&send->node, &priv->sends);
-			if (!mad_send_to_qp(send))
-				continue;
-			send->on_wire = false;
-			send->status = IB_WC_LOC_QP_OP_ERR;
-		}
-		list_move_tail(&send->node, &expired);
+		if (!mad_send_retry(send))
+			list_move_tail(&send->node, &expired);
 	}
 	mad_send_timer_arm(priv);
 	spin_unlock_irqrestore(&priv->lock, flags);
@@ -492,7 +510,7 @@ int ib_modify_mad(struct ib_mad_send_buf *send_buf, u32 timeout_ms)
 
 	if (!send_buf)
 		return -EINVAL;
-	priv = to_mad_send(send_buf)->agent;
+	priv = ib_mad_send(send_buf)->agent;
 	spin_lock_irqsave(&priv->lock, flags);
 	send = mad_send_find(priv, send_buf);
 	if (!send || send->status != IB_WC_SUCCESS) {
@@ -507,7 +525,7 @@ int ib_modify_mad(struct ib_mad_send_buf *send_buf, u32 timeout_ms)
 	}
 	/* Waiting: a new deadline (now, for a cancel: the timer reports it). */
 	if (waiting)
-		mad_send_wait(send, timeout_ms);
+		ib_mad_send_wait(send, timeout_ms);
 	spin_unlock_irqrestore(&priv->lock, flags);
 	return 0;
 }
@@ -561,7 +579,8 @@ struct ib_mad_send_buf *ib_mad_send_claim(struct ib_mad_agent_priv *priv,
 			const struct ib_mad_hdr *req = send->buf.mad;
 
 			if (send->tid != hdr->tid || !send->awaits_answer ||
-			    req->mgmt_class != hdr->mgmt_class)
+			    req->mgmt_class != hdr->mgmt_class ||
+			    !send->buf.timeout_ms)
 				continue;
 			send->awaits_answer = false;
 			found = send;
@@ -575,7 +594,7 @@ struct ib_mad_send_buf *ib_mad_send_claim(struct ib_mad_agent_priv *priv,
 /* Report a claimed request unless its send completion is still owed. */
 void ib_mad_send_answered(struct ib_mad_send_buf *buf)
 {
-	struct ib_mad_send *send = to_mad_send(buf);
+	struct ib_mad_send *send = ib_mad_send(buf);
 	struct ib_mad_agent_priv *priv = send->agent;
 	enum ib_wc_status status;
 	unsigned long flags;
@@ -589,4 +608,53 @@ void ib_mad_send_answered(struct ib_mad_send_buf *buf)
 	spin_unlock_irqrestore(&priv->lock, flags);
 	if (report)
 		mad_send_report(send, status);
+}
+
+/* The outstanding send of @priv whose answer @hdr would be, or NULL. */
+static struct ib_mad_send *mad_send_match(struct ib_mad_agent_priv *priv,
+					  const struct ib_mad_hdr *hdr,
+					  bool rmpp)
+{
+	struct list_head *lists[] = { &priv->waiting, &priv->sends };
+	struct ib_mad_send *send;
+	unsigned int i;
+
+	lockdep_assert_held(&priv->lock);
+	for (i = 0; i < ARRAY_SIZE(lists); i++) {
+		list_for_each_entry(send, lists[i], node) {
+			const struct ib_mad_hdr *req = send->buf.mad;
+
+			if (send->tid == hdr->tid &&
+			    req->mgmt_class == hdr->mgmt_class &&
+			    (!rmpp || send->rmpp))
+				return send;
+		}
+	}
+	return NULL;
+}
+
+bool ib_mad_send_expects(struct ib_mad_agent_priv *priv,
+			 const struct ib_mad_hdr *hdr)
+{
+	struct ib_mad_send *send;
+	unsigned long flags;
+	bool expects;
+
+	spin_lock_irqsave(&priv->lock, flags);
+	send = mad_send_match(priv, hdr, false);
+	expects = send && send->awaits_answer && send->buf.timeout_ms &&
+		  send->status == IB_WC_SUCCESS;
+	spin_unlock_irqrestore(&priv->lock, flags);
+	return expects;
+}
+
+struct ib_mad_send *ib_mad_send_find_rmpp(struct ib_mad_agent_priv *priv,
+					  const struct ib_mad_hdr *hdr)
+{
+	return mad_send_match(priv, hdr, true);
+}
+
+void ib_mad_send_report(struct ib_mad_send *send)
+{
+	mad_send_report(send, send->status);
 }

@@ -11,6 +11,9 @@
 #   timeout    the peer's agent never answers: the request is sent
 #              1 + retries times, resp_ms apart, then RESP_TIMEOUT_ERR
 #   cancel     ib_cancel_mad() right after posting: WR_FLUSH_ERR, at once
+#   rmpp=1     echo with RMPP: 2000-byte messages of a vendor class of
+#              range 2 (10 segments each way), sent in the receiver's
+#              window, ACKed, reassembled, echoed and checked byte by byte
 TEST_TIMEOUT=300
 [ "${RDMAOOT_KIND:-stock}" = debug ] && TEST_TIMEOUT=600
 
@@ -45,6 +48,9 @@ test_run() {
 		kp mode=mad mad=echo iters=20 $args
 		expect_out 'msgs=20 .*status=ok' "$pair: 20 GETs answered by the peer's agent"
 		# shellcheck disable=SC2086
+		kp mode=mad mad=echo rmpp=1 iters=10 $args
+		expect_out 'msgs=10 .*status=ok' "$pair: 10 RMPP messages of 10 segments echoed by the peer's agent"
+		# shellcheck disable=SC2086
 		kp mode=mad mad=unmatched iters=5 $args
 		expect_out 'msgs=5 .*status=ok' "$pair: 5 GETs answered 'unsupported' by the peer's MAD layer"
 		# shellcheck disable=SC2086
@@ -64,7 +70,20 @@ test_run() {
 	expect_counter rxe1 rcvd_pkts -eq 4
 	expect_counter rxe1 sent_pkts -eq 0
 
+	# One RMPP echo across the veth, packet by packet. rxe0 sends the 10
+	# segments of its request, then (all ACKed, a response expected) a DS
+	# ACK, and ACKs the response twice: for its first segment (opening
+	# the window) and for the whole message. rxe1 ACKs the request twice
+	# the same way and sends the 10 segments of its response.
+	counters_mark rxe0 rxe1
+	kp mode=mad mad=echo rmpp=1 iters=1 dev=rxe0 peer=rxe1
+	expect_out 'msgs=1 .*status=ok' "one RMPP message echoed across the veth"
+	expect_counter rxe0 sent_pkts -eq 13
+	expect_counter rxe1 rcvd_pkts -eq 13
+	expect_counter rxe1 sent_pkts -eq 12
+
 	# A bad command is refused before anything is sent.
+	kp_refused mode=mad mad=timeout rmpp=1 resp_ms=100 retries=1 timeout_ms=5000 dev=rxe0
 	kp_refused mode=mad mad=timeout resp_ms=2000 retries=3 timeout_ms=5000 dev=rxe0
 	kp_refused mode=mad mad=nonsense dev=rxe0
 }

@@ -136,6 +136,7 @@ struct kperf_params {
 	bool srq, mcast;	/* kperf_srq.c, kperf_mcast.c */
 	enum kperf_mad_case mad;	/* mode=mad: kperf_mad.c */
 	u32 mad_resp_ms, mad_retries;
+	bool mad_rmpp;		/* mode=mad: RMPP messages of a vendor class */
 	u8 ack_timeout;		/* RC local ACK timeout, 4.096 us * 2^n; 0: CM's */
 	enum kperf_cm_mode cm;
 	struct sockaddr_storage addr, bind;

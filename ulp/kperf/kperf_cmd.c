@@ -299,6 +299,11 @@ static int kperf_key_mad(struct kperf_params *p, const char *v)
 	return i < 0 ? -EINVAL : 0;
 }
 
+static int kperf_key_rmpp(struct kperf_params *p, const char *v)
+{
+	return kstrtobool(v, &p->mad_rmpp);
+}
+
 static int kperf_key_resp_ms(struct kperf_params *p, const char *v)
 {
 	return kstrtou32(v, 0, &p->mad_resp_ms) || !p->mad_resp_ms ||
@@ -457,6 +462,7 @@ static const struct {
 	{ "timeout_ms", kperf_key_timeout, RPING }, { "ip", kperf_key_ip },
 	{ "srq", kperf_key_srq }, { "mcast", kperf_key_mcast },
 	{ "mad", kperf_key_mad }, { "resp_ms", kperf_key_resp_ms },
+	{ "rmpp", kperf_key_rmpp },
 	{ "retries", kperf_key_retries }, { "ack_timeout", kperf_key_ack_timeout },
 	{ "cm", kperf_key_cm }, { "addr", kperf_key_addr, RPING },
 	{ "port", kperf_key_port, RPING },

@@ -3,7 +3,9 @@
  * ib_kperf: mode=mad, management datagrams between the QP1s of two ports
  * through the MAD API of <rdma/ib_mad.h>: requests answered by an agent of
  * the peer (echo), left to the peer's MAD layer (unmatched), ignored until
- * the retries run out (timeout), or cancelled (cancel).
+ * the retries run out (timeout), or cancelled (cancel). With rmpp=1 the
+ * echoed messages are RMPP messages of a vendor class of range 2, many
+ * segments each way.
  */
 
 #include <linux/completion.h>
@@ -16,6 +18,11 @@
 #define KPERF_MAD_CLASS		0x0a
 #define KPERF_MAD_VERSION	1
 #define KPERF_MAD_ATTR		cpu_to_be16(0x4b50)	/* "KP" */
+/* rmpp=1: a vendor class of range 2 (RMPP, an OUI), 2000 bytes a message. */
+#define KPERF_MAD_RMPP_CLASS	0x3a
+#define KPERF_MAD_OUI		0x4b5046		/* "KPF" */
+#define KPERF_MAD_RMPP_LEN	2000
+#define KPERF_MAD_RMPP_SEG	(IB_MGMT_MAD_SIZE - IB_MGMT_VENDOR_HDR)
 
 /**
  * struct kperf_mad - one mode=mad command
@@ -24,36 +31,124 @@
  * @resp: the responder on peer's QP1 (class KPERF_MAD_CLASS, GET), if any
  * @ah: from dev to peer, on @req's PD
  * @done: completed by @req's send handler
+ * @resp_done: completed by @resp's send handler (an echo sent)
+ * @resp_status: status of the last echo's send completion
  * @status: status of the last send completion
  * @retries: resends of the last request
  * @answers: answers the requester received, @bad the ones that were wrong
  * @bad: see @answers
  * @seq: number of the request in flight (its TID's low half)
+ * @pattern: rmpp=1: the data of the request in flight
  */
 struct kperf_mad {
 	struct kperf_run *run;
 	struct ib_mad_agent *req, *resp;
 	struct ib_ah *ah;
-	struct completion done;
-	enum ib_wc_status status;
+	struct completion done, resp_done;
+	enum ib_wc_status status, resp_status;
 	int retries;
 	u32 answers, bad, seq;
+	u8 *pattern;
 };
+
+static u8 kperf_mad_class(const struct kperf_params *p)
+{
+	return p->mad_rmpp ? KPERF_MAD_RMPP_CLASS : KPERF_MAD_CLASS;
+}
+
+/* Vendor range 2: our OUI, in a registration or after the RMPP header. */
+static void kperf_mad_put_oui(u8 *oui)
+{
+	oui[0] = KPERF_MAD_OUI >> 16;
+	oui[1] = (KPERF_MAD_OUI >> 8) & 0xff;
+	oui[2] = KPERF_MAD_OUI & 0xff;
+}
+
+static void kperf_mad_set_oui(void *mad)
+{
+	kperf_mad_put_oui(((struct ib_vendor_mad *)mad)->oui);
+}
+
+/*
+ * Copy the data of an RMPP message, segment after segment, to @out
+ * (@len bytes at most); how many bytes were there.
+ */
+static size_t kperf_mad_gather(struct ib_mad_recv_wc *rwc, u8 *out, size_t len)
+{
+	struct ib_mad_recv_buf *seg;
+	size_t got = 0, n;
+
+	list_for_each_entry(seg, &rwc->rmpp_list, list) {
+		n = min_t(size_t, len - got, KPERF_MAD_RMPP_SEG);
+		memcpy(out + got, (u8 *)seg->mad + IB_MGMT_VENDOR_HDR, n);
+		got += n;
+		if (got == len)
+			break;
+	}
+	return got;
+}
+
+/* Spread @len bytes of @data over the segments of @buf. */
+static void kperf_mad_scatter(struct ib_mad_send_buf *buf, const u8 *data,
+			      size_t len)
+{
+	size_t off, n;
+	int seg;
+
+	for (off = 0, seg = 1; off < len; off += n, seg++) {
+		n = min_t(size_t, len - off, buf->seg_size);
+		memcpy(ib_get_rmpp_segment(buf, seg), data + off, n);
+	}
+}
 
 /* ---- The peer's responder ------------------------------------------------- */
 
 static void kperf_mad_resp_sent(struct ib_mad_agent *agent,
 				struct ib_mad_send_wc *wc)
 {
+	struct kperf_mad *km = agent->context;
 	struct ib_ah *ah = wc->send_buf->ah;
 
+	km->resp_status = wc->status;
 	ib_free_send_mad(wc->send_buf);
 	rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE);
+	complete(&km->resp_done);
+}
+
+/*
+ * rmpp=1: the answer is an RMPP message as long as the request, headers
+ * and data copied from it; NULL when the request is not one or no memory.
+ */
+static struct ib_mad_send_buf *kperf_mad_echo_rmpp(struct ib_mad_agent *agent,
+						   struct ib_mad_recv_wc *rwc)
+{
+	int len = rwc->mad_len - IB_MGMT_VENDOR_HDR;
+	struct ib_mad_send_buf *buf;
+	u8 *data;
+
+	if (len <= 0 || len > KPERF_MAD_RMPP_LEN)
+		return NULL;
+	data = kmalloc(len, GFP_KERNEL);
+	if (!data)
+		return NULL;
+	buf = ib_create_send_mad(agent, rwc->wc->src_qp, rwc->wc->pkey_index,
+				 1, IB_MGMT_VENDOR_HDR, len, GFP_KERNEL,
+				 IB_MGMT_BASE_VERSION);
+	if (IS_ERR(buf)) {
+		kfree(data);
+		return NULL;
+	}
+	memcpy(buf->mad, rwc->recv_buf.mad, sizeof(struct ib_mad_hdr));
+	kperf_mad_set_oui(buf->mad);
+	kperf_mad_gather(rwc, data, len);
+	kperf_mad_scatter(buf, data, len);
+	kfree(data);
+	return buf;
 }
 
 /* mad=echo: the request comes back as its GET_RESP, data and all. */
 static void kperf_mad_echo(struct ib_mad_agent *agent,
-			   struct ib_mad_recv_wc *rwc)
+			   struct ib_mad_recv_wc *rwc, bool rmpp)
 {
 	struct ib_mad_send_buf *buf;
 	struct ib_mad_hdr *hdr;
@@ -63,14 +158,23 @@ static void kperf_mad_echo(struct ib_mad_agent *agent,
 				  agent->port_num);
 	if (IS_ERR(ah))
 		return;
-	buf = ib_create_send_mad(agent, rwc->wc->src_qp, rwc->wc->pkey_index,
-				 0, IB_MGMT_MAD_HDR, IB_MGMT_MAD_DATA,
-				 GFP_KERNEL, IB_MGMT_BASE_VERSION);
-	if (IS_ERR(buf)) {
-		rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE);
-		return;
+	if (rmpp) {
+		buf = kperf_mad_echo_rmpp(agent, rwc);
+		if (!buf) {
+			rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE);
+			return;
+		}
+	} else {
+		buf = ib_create_send_mad(agent, rwc->wc->src_qp,
+					 rwc->wc->pkey_index, 0,
+					 IB_MGMT_MAD_HDR, IB_MGMT_MAD_DATA,
+					 GFP_KERNEL, IB_MGMT_BASE_VERSION);
+		if (IS_ERR(buf)) {
+			rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE);
+			return;
+		}
+		memcpy(buf->mad, rwc->recv_buf.mad, IB_MGMT_MAD_SIZE);
 	}
-	memcpy(buf->mad, rwc->recv_buf.mad, IB_MGMT_MAD_SIZE);
 	hdr = buf->mad;
 	hdr->method = IB_MGMT_METHOD_GET_RESP;
 	buf->ah = ah;
@@ -87,7 +191,7 @@ static void kperf_mad_resp_recv(struct ib_mad_agent *agent,
 	struct kperf_mad *km = agent->context;
 
 	if (km->run->p.mad == KPERF_MAD_ECHO)
-		kperf_mad_echo(agent, rwc);
+		kperf_mad_echo(agent, rwc, km->run->p.mad_rmpp);
 	/* mad=timeout and mad=cancel: the request is never answered. */
 	ib_free_recv_mad(rwc);
 }
@@ -125,6 +229,29 @@ static bool kperf_mad_answer_ok(struct kperf_mad *km,
 	return !memcmp(ans->data, sent->data, sizeof(ans->data));
 }
 
+/* rmpp=1: the whole message came back, as long as sent, data intact. */
+static bool kperf_mad_answer_rmpp_ok(struct kperf_mad *km,
+				     const struct ib_mad_send_buf *req,
+				     struct ib_mad_recv_wc *rwc)
+{
+	const struct ib_mad_hdr *sent = req->mad, *ans = &rwc->recv_buf.mad->mad_hdr;
+	u8 *got;
+	bool ok;
+
+	if (ans->method != IB_MGMT_METHOD_GET_RESP || ans->status ||
+	    ans->tid != sent->tid || ans->attr_id != KPERF_MAD_ATTR ||
+	    rwc->mad_len != IB_MGMT_VENDOR_HDR + KPERF_MAD_RMPP_LEN)
+		return false;
+	got = kmalloc(KPERF_MAD_RMPP_LEN, GFP_KERNEL);
+	if (!got)
+		return false;
+	ok = kperf_mad_gather(rwc, got, KPERF_MAD_RMPP_LEN) ==
+	     KPERF_MAD_RMPP_LEN &&
+	     !memcmp(got, km->pattern, KPERF_MAD_RMPP_LEN);
+	kfree(got);
+	return ok;
+}
+
 static void kperf_mad_req_recv(struct ib_mad_agent *agent,
 			       struct ib_mad_send_buf *send_buf,
 			       struct ib_mad_recv_wc *rwc)
@@ -132,7 +259,9 @@ static void kperf_mad_req_recv(struct ib_mad_agent *agent,
 	struct kperf_mad *km = agent->context;
 
 	/* Only answers reach a responses-only agent, each with its request. */
-	if (send_buf && kperf_mad_answer_ok(km, send_buf, rwc->recv_buf.mad))
+	if (send_buf && (km->run->p.mad_rmpp ?
+			 kperf_mad_answer_rmpp_ok(km, send_buf, rwc) :
+			 kperf_mad_answer_ok(km, send_buf, rwc->recv_buf.mad)))
 		km->answers++;
 	else
 		km->bad++;
@@ -145,14 +274,17 @@ static int kperf_mad_agents(struct kperf_mad *km)
 {
 	struct kperf_run *run = km->run;
 	struct ib_mad_reg_req reg = {
-		.mgmt_class = KPERF_MAD_CLASS,
+		.mgmt_class = kperf_mad_class(&run->p),
 		.mgmt_class_version = KPERF_MAD_VERSION,
 	};
 	struct kperf_side *s0 = &run->side[0], *s1 = &run->side[1];
+	u8 rmpp = run->p.mad_rmpp ? IB_MGMT_RMPP_VERSION : 0;
 	int ret;
 
+	if (rmpp)
+		kperf_mad_put_oui(reg.oui);
 	km->req = ib_register_mad_agent(s0->ibdev, s0->port, IB_QPT_GSI, NULL,
-					0, kperf_mad_req_sent,
+					rmpp, kperf_mad_req_sent,
 					kperf_mad_req_recv, km, 0);
 	if (IS_ERR(km->req)) {
 		ret = PTR_ERR(km->req);
@@ -164,13 +296,13 @@ static int kperf_mad_agents(struct kperf_mad *km)
 		return 0;
 	__set_bit(IB_MGMT_METHOD_GET, reg.method_mask);
 	km->resp = ib_register_mad_agent(s1->ibdev, s1->port, IB_QPT_GSI, &reg,
-					 0, kperf_mad_resp_sent,
+					 rmpp, kperf_mad_resp_sent,
 					 kperf_mad_resp_recv, km, 0);
 	if (IS_ERR(km->resp)) {
 		ret = PTR_ERR(km->resp);
 		km->resp = NULL;
 		return kperf_run_fail(run, ret, "MAD agent for class 0x%x on %s refused",
-				      KPERF_MAD_CLASS, dev_name(&s1->ibdev->dev));
+				      reg.mgmt_class, dev_name(&s1->ibdev->dev));
 	}
 	return 0;
 }
@@ -212,24 +344,39 @@ static int kperf_mad_post(struct kperf_mad *km, struct ib_mad_send_buf **out)
 	struct ib_mad_hdr *hdr;
 	int ret;
 
-	buf = ib_create_send_mad(km->req, 1, 0, 0, IB_MGMT_MAD_HDR,
-				 IB_MGMT_MAD_DATA, GFP_KERNEL,
-				 IB_MGMT_BASE_VERSION);
+	bool rmpp = run->p.mad_rmpp;
+
+	if (rmpp)
+		buf = ib_create_send_mad(km->req, 1, 0, 1, IB_MGMT_VENDOR_HDR,
+					 KPERF_MAD_RMPP_LEN, GFP_KERNEL,
+					 IB_MGMT_BASE_VERSION);
+	else
+		buf = ib_create_send_mad(km->req, 1, 0, 0, IB_MGMT_MAD_HDR,
+					 IB_MGMT_MAD_DATA, GFP_KERNEL,
+					 IB_MGMT_BASE_VERSION);
 	if (IS_ERR(buf))
 		return kperf_run_fail(run, PTR_ERR(buf), "ib_create_send_mad failed");
 	hdr = buf->mad;
 	hdr->base_version = IB_MGMT_BASE_VERSION;
-	hdr->mgmt_class = KPERF_MAD_CLASS;
+	hdr->mgmt_class = kperf_mad_class(&run->p);
 	hdr->class_version = KPERF_MAD_VERSION;
 	hdr->method = IB_MGMT_METHOD_GET;
 	hdr->tid = cpu_to_be64(((u64)km->req->hi_tid << 32) | km->seq);
 	hdr->attr_id = KPERF_MAD_ATTR;
-	kperf_data_fill(((struct ib_mad *)hdr)->data, IB_MGMT_MAD_DATA,
-			km->seq, KPERF_SALT_DATA);
+	if (rmpp) {
+		kperf_mad_set_oui(hdr);
+		kperf_data_fill(km->pattern, KPERF_MAD_RMPP_LEN, km->seq,
+				KPERF_SALT_DATA);
+		kperf_mad_scatter(buf, km->pattern, KPERF_MAD_RMPP_LEN);
+	} else {
+		kperf_data_fill(((struct ib_mad *)hdr)->data, IB_MGMT_MAD_DATA,
+				km->seq, KPERF_SALT_DATA);
+	}
 	buf->ah = km->ah;
 	buf->timeout_ms = run->p.mad_resp_ms;
 	buf->retries = run->p.mad_retries;
 	reinit_completion(&km->done);
+	reinit_completion(&km->resp_done);
 	ret = ib_post_send_mad(buf, NULL);
 	if (ret) {
 		ib_free_send_mad(buf);
@@ -239,14 +386,14 @@ static int kperf_mad_post(struct kperf_mad *km, struct ib_mad_send_buf **out)
 	return 0;
 }
 
-/* Wait for the requester's send handler, watching the devices. */
-static int kperf_mad_wait(struct kperf_mad *km)
+/* Wait for a send handler (@done), watching the devices. */
+static int kperf_mad_wait(struct kperf_mad *km, struct completion *done)
 {
 	struct kperf_run *run = km->run;
 	int ret;
 
 	kperf_run_progress(run);
-	while (!wait_for_completion_timeout(&km->done, msecs_to_jiffies(10))) {
+	while (!wait_for_completion_timeout(done, msecs_to_jiffies(10))) {
 		ret = kperf_run_idle(run);
 		if (ret)
 			return ret;
@@ -292,6 +439,24 @@ static int kperf_mad_judge(struct kperf_mad *km, ktime_t t0)
 			      km->seq, kperf_wc_name(km->status));
 }
 
+/*
+ * rmpp=1: the echo is an RMPP send of the peer, done when our last ACK
+ * reached it (which may come after our request completed). Waiting for
+ * it checks that ACK and keeps the next round, or the unregistration,
+ * from overtaking it (an ACK for an agent gone is answered "unsupported").
+ */
+static int kperf_mad_echo_done(struct kperf_mad *km)
+{
+	struct kperf_run *run = km->run;
+	int ret = kperf_mad_wait(km, &km->resp_done);
+
+	if (ret || km->resp_status == IB_WC_SUCCESS)
+		return ret;
+	run->res.wc = km->resp_status;
+	return kperf_run_fail(run, -EIO, "echo %u completed with %s", km->seq,
+			      kperf_wc_name(km->resp_status));
+}
+
 static int kperf_mad_rounds(struct kperf_mad *km)
 {
 	struct kperf_run *run = km->run;
@@ -307,11 +472,14 @@ static int kperf_mad_rounds(struct kperf_mad *km)
 			return ret;
 		if (run->p.mad == KPERF_MAD_CANCEL)
 			ib_cancel_mad(buf);
-		ret = kperf_mad_wait(km) ?: kperf_mad_judge(km, t0);
+		ret = kperf_mad_wait(km, &km->done) ?: kperf_mad_judge(km, t0);
+		if (!ret && run->p.mad_rmpp)
+			ret = kperf_mad_echo_done(km);
 		if (ret)
 			return ret;
 		run->res.msgs++;
-		run->res.bytes += IB_MGMT_MAD_SIZE;
+		run->res.bytes += run->p.mad_rmpp ? KPERF_MAD_RMPP_LEN :
+						    IB_MGMT_MAD_SIZE;
 	}
 	kperf_run_clock_stop(run);
 	return 0;
@@ -331,6 +499,8 @@ const char *kperf_mad_check(const struct kperf_params *p)
 		return "mode=mad allows at most 100000 iters";
 	if (p->mad == KPERF_MAD_TIMEOUT && longest >= p->timeout_ms)
 		return "mad=timeout needs timeout_ms above resp_ms * (retries + 1)";
+	if (p->mad_rmpp && p->mad != KPERF_MAD_ECHO)
+		return "rmpp=1 needs mad=echo";
 	return NULL;
 }
 
@@ -354,10 +524,19 @@ int kperf_mad_run(struct kperf_run *run)
 		return kperf_run_fail(run, -ENOMEM, "no memory");
 	km->run = run;
 	init_completion(&km->done);
+	init_completion(&km->resp_done);
+	if (run->p.mad_rmpp) {
+		km->pattern = kmalloc(KPERF_MAD_RMPP_LEN, GFP_KERNEL);
+		if (!km->pattern) {
+			kfree(km);
+			return kperf_run_fail(run, -ENOMEM, "no memory");
+		}
+	}
 	ret = kperf_mad_agents(km) ?: kperf_mad_ah(km);
 	if (!ret)
 		ret = kperf_mad_rounds(km);
 	kperf_mad_close(km);
+	kfree(km->pattern);
 	kfree(km);
 	return ret;
 }
