@@ -365,17 +365,7 @@ struct cm_out {
 	enum cm_msg_kind	kind;
 	__be64			tid;
 	bool			retry;
-	union {
-		struct cm_msg_req	req;
-		struct cm_msg_mra	mra;
-		struct cm_msg_rej	rej;
-		struct cm_msg_rep	rep;
-		struct cm_msg_rtu	rtu;
-		struct cm_msg_dreq	dreq;
-		struct cm_msg_drep	drep;
-		struct cm_msg_sidr_req	sidr_req;
-		struct cm_msg_sidr_rep	sidr_rep;
-	} msg;
+	union cm_msg_any	msg;
 };
 
 /**
