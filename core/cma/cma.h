@@ -411,12 +411,13 @@ struct cma_in {
  * struct cma_iw_req - an iWARP connect request, for the new id
  * @ev: iw_cm's CONNECT_REQUEST
  * @cm_id: the iw_cm id iw_cm made for it; the new id takes it over
- * @port: the port of the device the new id goes on (the listener's)
+ * @listener: the listener it came to, whose handler lock the cell runs
+ *	      under; the new id takes its device and port
  */
 struct cma_iw_req {
 	const struct iw_cm_event	*ev;
 	struct iw_cm_id			*cm_id;
-	u32				port;
+	struct cma_id_priv		*listener;
 };
 
 /*
@@ -620,6 +621,8 @@ struct cma_req {
 };
 
 int cma_req_handler(struct ib_cm_id *ib, const struct ib_cm_event *ev);
+int cma_req_spawn(struct cma_id_priv *listener, enum rdma_ucm_port_space ps,
+		  enum ib_qp_type qp_type, struct cma_in *in);
 int cma_listen_run(struct list_head *todo);
 void cma_listen_plan_device(struct cma_device *dev, struct list_head *todo);
 void cma_listen_drop_device(struct cma_device *dev, struct list_head *gone);

@@ -405,6 +405,23 @@ static int cma_iw_attach(struct cma_id_priv *priv, struct ib_device *device,
 	return ret;
 }
 
+/*
+ * The port the listener's new ids go on: its own, or the first iWARP one.
+ * The listener's handler lock is held (cma_req_spawn()).
+ */
+static u32 cma_iw_req_port(struct cma_id_priv *listener,
+			   struct ib_device *device)
+{
+	u32 p;
+
+	if (listener->dev)
+		return listener->id.port_num;
+	rdma_for_each_port(device, p)
+		if (rdma_cap_iw_cm(device, p))
+			return p;
+	return rdma_start_port(device);
+}
+
 /**
  * cma_h_iw_req() - Cell IDLE x IW connect request: a new id for a request
  * @priv: the new id, made by the request handler; its handler_mutex is
@@ -431,7 +448,8 @@ int cma_h_iw_req(struct cma_id_priv *priv, struct cma_in *in)
 				&priv->id.route.addr.dev_addr);
 	if (ret)
 		return ret;
-	ret = cma_iw_attach(priv, req->cm_id->device, req->port);
+	ret = cma_iw_attach(priv, req->cm_id->device,
+			    cma_iw_req_port(req->listener, req->cm_id->device));
 	if (ret)
 		return ret;
 	cma_iw_addr_take(cma_src_addr(priv), &ev->local_addr);
@@ -445,28 +463,14 @@ int cma_h_iw_req(struct cma_id_priv *priv, struct cma_in *in)
 	return cma_event_deliver(priv, &event) ? CMA_DESTROY : 0;
 }
 
-/* The port the listener's new ids go on: its own, or the first iWARP one. */
-static u32 cma_iw_req_port(struct cma_id_priv *listener,
-			   struct ib_device *device)
-{
-	u32 p;
-
-	if (listener->dev)
-		return listener->id.port_num;
-	rdma_for_each_port(device, p)
-		if (rdma_cap_iw_cm(device, p))
-			return p;
-	return rdma_start_port(device);
-}
-
 /**
  * cma_iw_req_event() - The iw_cm handler of rdma_cm's iWARP listeners
  * @cm_id: the iw_cm id iw_cm made for the request; its context is still
  *	   the listener
  * @ev: IW_CM_EVENT_CONNECT_REQUEST
  *
- * Makes the new id under the listener's handler lock (it cannot stop
- * half way) and its own, and feeds it the request.
+ * Makes the new id for the request with cma_req_spawn(), which feeds
+ * it the request.
  *
  * Context: iw_cm's workqueue; sleeps.
  * Return: 0 when the new id took the request; non-zero to have iw_cm
@@ -475,36 +479,13 @@ static u32 cma_iw_req_port(struct cma_id_priv *listener,
  */
 int cma_iw_req_event(struct iw_cm_id *cm_id, struct iw_cm_event *ev)
 {
-	struct cma_id_priv *listener = cm_id->context, *priv;
+	struct cma_id_priv *listener = cm_id->context;
 	struct cma_iw_req req = { .ev = ev, .cm_id = cm_id };
 	struct cma_in in = { .input = CMA_IN_IW_REQ, .iw_req = &req };
-	int ret;
 
 	if (ev->event != IW_CM_EVENT_CONNECT_REQUEST)
 		return 0;
-	mutex_lock(&listener->handler_mutex);
-	if (cma_id_state(listener) != RDMA_CM_LISTEN) {
-		mutex_unlock(&listener->handler_mutex);
-		return -ECONNABORTED;
-	}
-	req.port = cma_iw_req_port(listener, cm_id->device);
-	priv = cma_id_alloc(cma_id_net(listener), listener->id.event_handler,
-			    listener->id.context, RDMA_PS_TCP, IB_QPT_RC,
-			    &listener->row, NULL);
-	if (IS_ERR(priv)) {
-		mutex_unlock(&listener->handler_mutex);
-		return PTR_ERR(priv);
-	}
-	mutex_lock_nested(&priv->handler_mutex, SINGLE_DEPTH_NESTING);
-	ret = cma_table_run(priv, &in);
-	mutex_unlock(&listener->handler_mutex);
-	if (!ret) {
-		mutex_unlock(&priv->handler_mutex);
-		return 0;
-	}
-	/* iw_cm rejects the request and destroys @cm_id. */
-	priv->iw = NULL;
-	cma_id_destroy_unlock(priv);
-	return ret < 0 ? ret : -ECONNREFUSED;
+	req.listener = listener;
+	return cma_req_spawn(listener, RDMA_PS_TCP, IB_QPT_RC, &in);
 }
 EXPORT_SYMBOL_IF_KUNIT(cma_iw_req_event);

@@ -303,43 +303,51 @@ int cma_h_cm_req(struct cma_id_priv *priv, struct cma_in *in)
 	return cma_req_deliver(priv, req);
 }
 
-/*
- * Make the new id for @req under @listener's handler lock, so the
- * listener cannot stop (or be destroyed) half way. Return: 0 when the
- * new id has the IB CM id, else non-zero for ib_cm.
+/**
+ * cma_req_spawn() - Make a listener's new id for a connect request
+ * @listener: the listening id the request is for
+ * @ps: the new id's port space
+ * @qp_type: the new id's QP type
+ * @in: the table input that hands the request to the new id
+ *
+ * Allocates the new id and runs @in on it under @listener's handler lock,
+ * so the listener cannot stop (or be destroyed) half way; the cell reads
+ * what it needs of the listener there. When the cell fails, the CM's id
+ * is forgotten (the CM destroys it on our non-zero return) and the new id
+ * destroyed.
+ *
+ * Context: process; sleeps. Takes both handler locks, the new one nested.
+ * Return: 0 when the new id took the request; -ECONNABORTED when the
+ * listener stopped, -ENOMEM, the cell's errno, or -ECONNREFUSED when the
+ * owner refused it.
  */
-static int cma_req_new_id(struct cma_id_priv *listener, struct cma_req *req)
+int cma_req_spawn(struct cma_id_priv *listener, enum rdma_ucm_port_space ps,
+		  enum ib_qp_type qp_type, struct cma_in *in)
 {
-	struct cma_in in = {
-		.input = CMA_IN_CM_REQ, .cm_event = req->ev, .req = req,
-	};
 	struct cma_id_priv *priv;
 	int ret;
 
-	/* A listener of QP type 0 (IB_QPT_SMI) takes any, as in 6.1. */
-	if (listener->id.qp_type && listener->id.qp_type != req->qp_type)
-		return -EINVAL;
 	mutex_lock(&listener->handler_mutex);
 	if (cma_id_state(listener) != RDMA_CM_LISTEN) {
 		mutex_unlock(&listener->handler_mutex);
 		return -ECONNABORTED;
 	}
 	priv = cma_id_alloc(cma_id_net(listener), listener->id.event_handler,
-			    listener->id.context, listener->id.ps, req->qp_type,
+			    listener->id.context, ps, qp_type,
 			    &listener->row, NULL);
 	if (IS_ERR(priv)) {
 		mutex_unlock(&listener->handler_mutex);
 		return PTR_ERR(priv);
 	}
 	mutex_lock_nested(&priv->handler_mutex, SINGLE_DEPTH_NESTING);
-	ret = cma_table_run(priv, &in);
+	ret = cma_table_run(priv, in);
 	mutex_unlock(&listener->handler_mutex);
 	if (!ret) {
 		mutex_unlock(&priv->handler_mutex);
 		return 0;
 	}
-	/* ib_cm destroys its IB CM id when we return non-zero. */
 	priv->ib = NULL;
+	priv->iw = NULL;
 	cma_id_destroy_unlock(priv);
 	return ret < 0 ? ret : -ECONNREFUSED;
 }
@@ -365,6 +373,9 @@ static int cma_req_new_id(struct cma_id_priv *listener, struct cma_req *req)
 int cma_req_handler(struct ib_cm_id *ib, const struct ib_cm_event *ev)
 {
 	struct cma_req req = { .ev = ev, .cm_id = ib };
+	struct cma_in in = {
+		.input = CMA_IN_CM_REQ, .cm_event = ev, .req = &req,
+	};
 	const struct ib_cm_req_event_param *p = &ev->param.req_rcvd;
 	const struct ib_cm_sidr_req_event_param *s = &ev->param.sidr_req_rcvd;
 	struct cma_id_priv *listener;
@@ -409,7 +420,12 @@ int cma_req_handler(struct ib_cm_id *ib, const struct ib_cm_event *ev)
 		ret = -ECONNREFUSED;
 		goto out;
 	}
-	ret = cma_req_new_id(listener, &req);
+	/* A listener of QP type 0 (IB_QPT_SMI) takes any, as in 6.1. */
+	if (listener->id.qp_type && listener->id.qp_type != req.qp_type)
+		ret = -EINVAL;
+	else
+		ret = cma_req_spawn(listener, listener->id.ps, req.qp_type,
+				    &in);
 	cma_id_put(listener);
 out:
 	dev_put(req.ndev);
