@@ -354,6 +354,15 @@ static bool wait_send(struct rmpp_fix *fix)
 	return wait_for_completion_timeout(&fix->log.send_done, SA_FIX_WAIT);
 }
 
+/* The send ends, with @status. */
+static void expect_send_done(struct kunit *test, enum ib_wc_status status)
+{
+	struct rmpp_fix *fix = test->priv;
+
+	KUNIT_ASSERT_TRUE(test, wait_send(fix));
+	KUNIT_EXPECT_EQ(test, fix->log.status, status);
+}
+
 static bool wait_recv(struct rmpp_fix *fix)
 {
 	return wait_for_completion_timeout(&fix->log.recv_done, SA_FIX_WAIT);
@@ -463,8 +472,7 @@ static void rmpp_send_window_test(struct kunit *test)
 	expect_segment(test, sent(test, 3), len, 4, tid);
 	KUNIT_EXPECT_EQ(test, fix->log.nsent, 0);
 	peer_ack(test, 0x82, tid, 4, 4);
-	KUNIT_ASSERT_TRUE(test, wait_send(fix));
-	KUNIT_EXPECT_EQ(test, fix->log.status, IB_WC_SUCCESS);
+	expect_send_done(test, IB_WC_SUCCESS);
 	KUNIT_EXPECT_EQ(test, fix->log.retries, 0);
 	/* No answer is expected: no DS ACK either. */
 	expect_nsent(test, 4);
@@ -473,14 +481,12 @@ static void rmpp_send_window_test(struct kunit *test)
 /* A one-segment message: FIRST and LAST on one segment. */
 static void rmpp_send_single_test(struct kunit *test)
 {
-	struct rmpp_fix *fix = test->priv;
 	__be64 tid = our_tid(test, 2);
 
 	post_msg(test, SEG, 0, 0, 2);
 	expect_segment(test, sent(test, 0), SEG, 1, tid);
 	peer_ack(test, 0x82, tid, 1, 1);
-	KUNIT_ASSERT_TRUE(test, wait_send(fix));
-	KUNIT_EXPECT_EQ(test, fix->log.status, IB_WC_SUCCESS);
+	expect_send_done(test, IB_WC_SUCCESS);
 }
 
 /* An ACK beyond the window or the message aborts the send (S2B). */
@@ -493,8 +499,7 @@ static void rmpp_send_ack_too_far_test(struct kunit *test)
 	post_msg(test, 2 * SEG, 0, 0, 3);
 	sent(test, 0);
 	peer_ack(test, 0x82, tid, 2, 5);
-	KUNIT_ASSERT_TRUE(test, wait_send(fix));
-	KUNIT_EXPECT_EQ(test, fix->log.status, IB_WC_REM_ABORT_ERR);
+	expect_send_done(test, IB_WC_REM_ABORT_ERR);
 	KUNIT_EXPECT_EQ(test, fix->log.vendor_err, IB_MGMT_RMPP_STATUS_S2B);
 	abort = sent(test, 1);
 	KUNIT_EXPECT_EQ(test, abort->mad_hdr.method, IB_MGMT_METHOD_SET);
@@ -512,8 +517,7 @@ static void rmpp_send_ack_w2s_test(struct kunit *test)
 	post_msg(test, 2 * SEG, 0, 0, 4);
 	sent(test, 0);
 	peer_ack(test, 0x82, tid, 1, 0);
-	KUNIT_ASSERT_TRUE(test, wait_send(fix));
-	KUNIT_EXPECT_EQ(test, fix->log.status, IB_WC_REM_ABORT_ERR);
+	expect_send_done(test, IB_WC_REM_ABORT_ERR);
 	KUNIT_EXPECT_EQ(test, fix->log.vendor_err, IB_MGMT_RMPP_STATUS_W2S);
 	expect_rmpp(test, sent(test, 1), IB_MGMT_RMPP_TYPE_ABORT, ACTIVE,
 		    IB_MGMT_RMPP_STATUS_W2S, 0, 0);
@@ -583,8 +587,7 @@ static void rmpp_send_timeout_test(struct kunit *test)
 	expect_segment(test, sent(test, 4), len, 3, tid);
 	expect_segment(test, sent(test, 5), len, 2, tid);
 	expect_segment(test, sent(test, 6), len, 3, tid);
-	KUNIT_ASSERT_TRUE(test, wait_send(fix));
-	KUNIT_EXPECT_EQ(test, fix->log.status, IB_WC_RESP_TIMEOUT_ERR);
+	expect_send_done(test, IB_WC_RESP_TIMEOUT_ERR);
 	KUNIT_EXPECT_EQ(test, fix->log.retries, 2);
 	expect_nsent(test, 7);
 }
@@ -592,7 +595,6 @@ static void rmpp_send_timeout_test(struct kunit *test)
 /* An ACK that moves on gives the retries back. */
 static void rmpp_send_retries_renewed_test(struct kunit *test)
 {
-	struct rmpp_fix *fix = test->priv;
 	int len = 3 * SEG;
 	__be64 tid = our_tid(test, 6);
 
@@ -606,8 +608,7 @@ static void rmpp_send_retries_renewed_test(struct kunit *test)
 	expect_segment(test, sent(test, 3), len, 3, tid);
 	expect_segment(test, sent(test, 4), len, 2, tid);
 	expect_segment(test, sent(test, 5), len, 3, tid);
-	KUNIT_ASSERT_TRUE(test, wait_send(fix));
-	KUNIT_EXPECT_EQ(test, fix->log.status, IB_WC_RESP_TIMEOUT_ERR);
+	expect_send_done(test, IB_WC_RESP_TIMEOUT_ERR);
 }
 
 /*
@@ -634,23 +635,20 @@ static void rmpp_send_then_response_test(struct kunit *test)
 	/* The response: one MAD, no RMPP. */
 	peer_rmpp(test, IB_MGMT_METHOD_GET_RESP, tid, 0, 0, 0, 0, 0, 0x5a);
 	KUNIT_ASSERT_TRUE(test, wait_recv(fix));
-	KUNIT_ASSERT_TRUE(test, wait_send(fix));
+	expect_send_done(test, IB_WC_SUCCESS);
 	KUNIT_EXPECT_PTR_EQ(test, fix->log.recv_req[0], buf);
-	KUNIT_EXPECT_EQ(test, fix->log.status, IB_WC_SUCCESS);
 }
 
 /* After the last ACK, a missing response times out without resends. */
 static void rmpp_send_response_timeout_test(struct kunit *test)
 {
-	struct rmpp_fix *fix = test->priv;
 	__be64 tid = our_tid(test, 8);
 
 	post_msg(test, SEG, 400, 3, 8);
 	sent(test, 0);
 	peer_ack(test, 0x82, tid, 1, 1);
 	sent(test, 1);	/* the DS ACK */
-	KUNIT_ASSERT_TRUE(test, wait_send(fix));
-	KUNIT_EXPECT_EQ(test, fix->log.status, IB_WC_RESP_TIMEOUT_ERR);
+	expect_send_done(test, IB_WC_RESP_TIMEOUT_ERR);
 	expect_nsent(test, 2);
 }
 
@@ -897,9 +895,8 @@ static void rmpp_recv_response_test(struct kunit *test)
 	peer_rmpp(test, IB_MGMT_METHOD_GET_RESP, tid, IB_MGMT_RMPP_TYPE_DATA,
 		  ACTIVE | LAST, 0, 2, 8, 2);
 	KUNIT_ASSERT_TRUE(test, wait_recv(fix));
-	KUNIT_ASSERT_TRUE(test, wait_send(fix));
+	expect_send_done(test, IB_WC_SUCCESS);
 	KUNIT_EXPECT_PTR_EQ(test, fix->log.recv_req[0], buf);
-	KUNIT_EXPECT_EQ(test, fix->log.status, IB_WC_SUCCESS);
 	expect_message(test, fix->log.recv[0], 2, 8);
 	/* ACKs of a response go out with the request's method. */
 	KUNIT_EXPECT_EQ(test, sent(test, 1)->mad_hdr.method, IB_MGMT_METHOD_GET);
@@ -925,8 +922,7 @@ static void rmpp_send_response_test(struct kunit *test)
 	expect_segment_of(test, sent(test, 1), len, 2,
 			  IB_MGMT_METHOD_GET_RESP, tid);
 	peer_ack(test, IB_MGMT_METHOD_GET, tid, 2, 2);
-	KUNIT_ASSERT_TRUE(test, wait_send(fix));
-	KUNIT_EXPECT_EQ(test, fix->log.status, IB_WC_SUCCESS);
+	expect_send_done(test, IB_WC_SUCCESS);
 	expect_nsent(test, 2);
 }
 
