@@ -23,6 +23,7 @@
 #define KPERF_UD_QKEY		0x1111beefU
 #define KPERF_MCAST_QPN		0xffffffU	/* UD: to the group of the AH */
 #define KPERF_MCAST_IP4		0xef4d0101	/* mcast=1's group, 239.77.1.1 */
+#define KPERF_WHO_LEN		96	/* "udaddy to <IPv6 address:port>" */
 #define KPERF_OUT_SIZE		PAGE_SIZE
 #define KPERF_STASH		32	/* WCs kept aside while waiting for one */
 
@@ -412,6 +413,8 @@ struct ib_device *kperf_dev_ib(struct kperf_dev *kdev);
 bool kperf_dev_gone(struct kperf_dev *kdev);
 
 /* kperf_run.c */
+struct kperf_run *kperf_run_alloc(const struct kperf_params *p,
+				  struct seq_buf *out);
 int kperf_run_command(struct kperf_params *p, struct seq_buf *out);
 int kperf_run_fail(struct kperf_run *run, int err, const char *fmt, ...)
 	__printf(3, 4);
@@ -451,6 +454,8 @@ void kperf_cm_end_set(struct kperf_cm_end *ce, enum kperf_cm_state state);
 void kperf_cm_end_fail(struct kperf_cm_end *ce, int err, const char *what,
 		       const char *detail, int status);
 enum kperf_cm_state kperf_cm_end_state(const struct kperf_cm_end *ce);
+int kperf_cm_end_why(struct kperf_run *run, const struct kperf_cm_end *ce,
+		     int err, const char *who, const char *step);
 int kperf_cm_end_wait(struct kperf_cm_end *ce, enum kperf_cm_state from,
 		      unsigned int ms);
 int kperf_cm_end_wait_timewait(struct kperf_cm_end *ce, unsigned int ms);

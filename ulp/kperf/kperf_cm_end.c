@@ -79,6 +79,32 @@ void kperf_cm_end_fail(struct kperf_cm_end *ce, int err, const char *what,
 }
 
 /**
+ * kperf_cm_end_why() - fail a command with the reason an end failed
+ * @run: the command
+ * @ce: the end
+ * @err: the errno of @step
+ * @who: what failed, as the result line names it ("udaddy to <addr>")
+ * @step: what the command was doing
+ *
+ * The reason is the event that failed @ce when it heard one, else @step
+ * (timed out or failed with @err).
+ *
+ * Return: @ce's errno when it heard an event that failed it, else @err.
+ */
+int kperf_cm_end_why(struct kperf_run *run, const struct kperf_cm_end *ce,
+		     int err, const char *who, const char *step)
+{
+	if (kperf_cm_end_state(ce) == KPERF_CM_FAILED)
+		return kperf_run_fail(run, ce->err, "%s: %s%s%s (status %d)",
+				      who, ce->what, ce->detail ? ": " : "",
+				      ce->detail ?: "", ce->status);
+	if (err == -ETIMEDOUT)
+		return kperf_run_fail(run, err, "%s: %s: no event in %u ms",
+				      who, step, run->p.timeout_ms);
+	return kperf_run_fail(run, err, "%s: %s failed (%d)", who, step, err);
+}
+
+/**
  * kperf_cm_end_state() - where an end is
  * @ce: the end
  *

@@ -110,18 +110,10 @@ static int kperf_mckey_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 static int kperf_mckey_fail(struct kperf_run *run, struct kperf_mckey *k,
 			    int err, const char *step)
 {
-	struct kperf_cm_end *ce = &k->end;
+	char who[KPERF_WHO_LEN];
 
-	if (kperf_cm_end_state(ce) == KPERF_CM_FAILED)
-		return kperf_run_fail(run, ce->err, "mckey group %pISc: %s%s%s (status %d)",
-				      &k->group, ce->what,
-				      ce->detail ? ": " : "", ce->detail ?: "",
-				      ce->status);
-	if (err == -ETIMEDOUT)
-		return kperf_run_fail(run, err, "mckey group %pISc: %s: no event in %u ms",
-				      &k->group, step, run->p.timeout_ms);
-	return kperf_run_fail(run, err, "mckey group %pISc: %s failed (%d)",
-			      &k->group, step, err);
+	snprintf(who, sizeof(who), "mckey group %pISc", &k->group);
+	return kperf_cm_end_why(run, &k->end, err, who, step);
 }
 
 /* kperf's UD QP on the id's port: INIT as rdma_cm says, then RTR, RTS. */
@@ -366,17 +358,13 @@ int kperf_mckey_run(const struct kperf_params *p, struct seq_buf *out)
 	struct kperf_mckey *k;
 	int ret;
 
-	run = kzalloc(sizeof(*run), GFP_KERNEL);
+	run = kperf_run_alloc(p, out);
 	k = kzalloc(sizeof(*k), GFP_KERNEL);
 	if (!run || !k) {
 		kfree(run);
 		kfree(k);
 		return -ENOMEM;
 	}
-	run->p = *p;
-	run->op = kperf_op_info(p->op);
-	run->out = out;
-	run->res.wc = IB_WC_SUCCESS;
 	k->run = run;
 	k->group = p->addr;
 	k->bind = p->bind;

@@ -357,19 +357,11 @@ static struct rdma_cm_id *kperf_rping_id(struct kperf_cm_end *ce)
 static int kperf_rping_fail(struct kperf_run *run, struct kperf_cm_end *ce,
 			    int err, const char *step)
 {
-	struct kperf_rping *r = run->rping;
-	const char *to = kperf_rping_server(run) ? "on" : "to";
+	char who[KPERF_WHO_LEN];
 
-	if (kperf_cm_end_state(ce) == KPERF_CM_FAILED)
-		return kperf_run_fail(run, ce->err, "connection %s %pISpc: %s%s%s (status %d)",
-				      to, &r->addr, ce->what,
-				      ce->detail ? ": " : "", ce->detail ?: "",
-				      ce->status);
-	if (err == -ETIMEDOUT)
-		return kperf_run_fail(run, err, "connection %s %pISpc: %s: no event in %u ms",
-				      to, &r->addr, step, run->p.timeout_ms);
-	return kperf_run_fail(run, err, "connection %s %pISpc: %s failed (%d)",
-			      to, &r->addr, step, err);
+	snprintf(who, sizeof(who), "connection %s %pISpc",
+		 kperf_rping_server(run) ? "on" : "to", &run->rping->addr);
+	return kperf_cm_end_why(run, ce, err, who, step);
 }
 
 /*
@@ -881,17 +873,13 @@ int kperf_rping_run(const struct kperf_params *p, struct seq_buf *out)
 	struct kperf_rping *r;
 	int ret, end;
 
-	run = kzalloc(sizeof(*run), GFP_KERNEL);
+	run = kperf_run_alloc(p, out);
 	r = kzalloc(sizeof(*r), GFP_KERNEL);
 	if (!run || !r) {
 		kfree(run);
 		kfree(r);
 		return -ENOMEM;
 	}
-	run->p = *p;
-	run->op = kperf_op_info(p->op);
-	run->out = out;
-	run->res.wc = IB_WC_SUCCESS;
 	run->rping = r;
 	kperf_rping_init(run, r);
 	kperf_run_clock_start(run);

@@ -234,6 +234,29 @@ int kperf_run_gone(struct kperf_run *run, int ret)
 }
 
 /**
+ * kperf_run_alloc() - a new command's run
+ * @p: the command, copied into the run
+ * @out: where its lines go
+ *
+ * Context: process context; sleeps.
+ * Return: the run, with no error recorded yet; free it with kfree(). NULL
+ * when out of memory.
+ */
+struct kperf_run *kperf_run_alloc(const struct kperf_params *p,
+				  struct seq_buf *out)
+{
+	struct kperf_run *run = kzalloc(sizeof(*run), GFP_KERNEL);
+
+	if (!run)
+		return NULL;
+	run->p = *p;
+	run->op = kperf_op_info(p->op);
+	run->out = out;
+	run->res.wc = IB_WC_SUCCESS;
+	return run;
+}
+
+/**
  * kperf_run_command() - run one parsed command
  * @p: the command
  * @out: where its result lines go
@@ -249,15 +272,11 @@ int kperf_run_gone(struct kperf_run *run, int ret)
  */
 int kperf_run_command(struct kperf_params *p, struct seq_buf *out)
 {
-	struct kperf_run *run = kzalloc(sizeof(*run), GFP_KERNEL);
+	struct kperf_run *run = kperf_run_alloc(p, out);
 	int ret;
 
 	if (!run)
 		return -ENOMEM;
-	run->p = *p;
-	run->op = kperf_op_info(p->op);
-	run->out = out;
-	run->res.wc = IB_WC_SUCCESS;
 	run->t_start = ktime_get();
 	kperf_run_progress(run);
 	ret = kperf_run_setup(run);

@@ -232,19 +232,11 @@ static struct rdma_cm_id *kperf_udaddy_id(struct kperf_cm_end *ce)
 static int kperf_udaddy_fail(struct kperf_run *run, struct kperf_cm_end *ce,
 			     int err, const char *step)
 {
-	struct kperf_udaddy *u = run->udaddy;
-	const char *to = kperf_udaddy_server(run) ? "on" : "to";
+	char who[KPERF_WHO_LEN];
 
-	if (kperf_cm_end_state(ce) == KPERF_CM_FAILED)
-		return kperf_run_fail(run, ce->err, "udaddy %s %pISpc: %s%s%s (status %d)",
-				      to, &u->addr, ce->what,
-				      ce->detail ? ": " : "", ce->detail ?: "",
-				      ce->status);
-	if (err == -ETIMEDOUT)
-		return kperf_run_fail(run, err, "udaddy %s %pISpc: %s: no event in %u ms",
-				      to, &u->addr, step, run->p.timeout_ms);
-	return kperf_run_fail(run, err, "udaddy %s %pISpc: %s failed (%d)",
-			      to, &u->addr, step, err);
+	snprintf(who, sizeof(who), "udaddy %s %pISpc",
+		 kperf_udaddy_server(run) ? "on" : "to", &run->udaddy->addr);
+	return kperf_cm_end_why(run, ce, err, who, step);
 }
 
 /* The side on @id's device (PD, CQ) and the messages' buffer. */
@@ -560,17 +552,13 @@ int kperf_udaddy_run(const struct kperf_params *p, struct seq_buf *out)
 	struct kperf_udaddy *u;
 	int ret;
 
-	run = kzalloc(sizeof(*run), GFP_KERNEL);
+	run = kperf_run_alloc(p, out);
 	u = kzalloc(sizeof(*u), GFP_KERNEL);
 	if (!run || !u) {
 		kfree(run);
 		kfree(u);
 		return -ENOMEM;
 	}
-	run->p = *p;
-	run->op = kperf_op_info(p->op);
-	run->out = out;
-	run->res.wc = IB_WC_SUCCESS;
 	run->udaddy = u;
 	kperf_udaddy_init(run, u);
 	kperf_run_clock_start(run);
