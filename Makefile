@@ -3,9 +3,11 @@
 # drives the test harness. In tree, Kbuild and Kconfig are used directly.
 #
 #   make                 build against Debian's stock kernel headers (W=1,
-#                        warnings are errors, header shadowing checked)
+#                        warnings are errors, header shadowing checked),
+#                        then the kernel's RDMA ULPs against that (make ulps)
 #   make sparse          the same with sparse (C=2); any sparse warning fails
-#   make install         install into /lib/modules/$(KVER)/updates, depmod
+#   make install         install ours and the rebuilt ULPs into
+#                        /lib/modules/$(KVER)/updates/rdmaoot, depmod
 #   make uninstall       remove what install put there
 #   make demo            boot the stock kernel in QEMU and show the stack
 #   make bench           our stack against the inbox one, side by side in QEMU
@@ -13,7 +15,7 @@
 #   make selftest        break the tree on purpose and require check to fail
 #   make compat          compile 6.1's RDMA ULPs against our headers
 #   make ulps            build 6.1's RDMA ULPs as modules against our stack
-#                        (build/ulps/<kver>/; not yet part of make/install)
+#                        (build/ulps/<kver>/, from Debian's linux-source-6.1)
 #   make deps            install the Debian packages all of this needs
 
 ifneq ($(KERNELRELEASE),)
@@ -26,6 +28,8 @@ KDIR ?= /lib/modules/$(KVER)/build
 # Everything we install goes below updates/ (searched before the inbox
 # kernel/ tree), in a folder of its own so uninstall is one rm.
 INSTALL_SUBDIR := updates/rdmaoot
+# The kernel's ULPs rebuilt against us (make ulps) go next to ours.
+ULP_DEST = $(INSTALL_MOD_PATH)/lib/modules/$(KVER)/$(INSTALL_SUBDIR)/ulps
 # INSTALL_MOD_PATH (a staging root, as in Kbuild) also applies to depmod.
 DEPMOD_BASE = $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH))
 # Recipes that run $(KMAKE) start with '+': make cannot see the $(MAKE)
@@ -34,7 +38,7 @@ KMAKE = $(MAKE) -C $(KDIR) M=$(TOP) W=1
 
 .PHONY: all modules sparse install uninstall clean check selftest demo deps compat ulps bench
 
-all: modules
+all: modules ulps
 
 modules:
 	@test -d $(KDIR) || { echo "no kernel build tree at $(KDIR): run 'make deps' first" >&2; exit 1; }
@@ -48,9 +52,11 @@ sparse:
 		echo "sparse reported the lines above" >&2; exit 1; fi
 	@echo "sparse: clean"
 
-install: modules
+install: all
 	$(MAKE) -C $(KDIR) M=$(TOP) INSTALL_MOD_DIR=$(INSTALL_SUBDIR) \
 		CONFIG_MODULE_SIG_ALL= modules_install
+	install -d $(ULP_DEST)
+	install -m 644 $(TOP)/build/ulps/$(KVER)/*.ko $(ULP_DEST)/
 	depmod -a $(DEPMOD_BASE) $(KVER)
 
 uninstall:

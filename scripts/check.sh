@@ -60,20 +60,6 @@ check_manifest() {
 	return $bad
 }
 
-# make install/uninstall into a staging root: ours land in updates/rdmaoot,
-# depmod indexes them, uninstall takes them away again.
-check_install() {
-	local src=$1 kdir=$2 root=$BUILD/install-root kver
-	kver=$(rdmaoot_stock_kver)
-	rm -rf "$root"
-	make -C "$src" KDIR="$kdir" KVER="$kver" INSTALL_MOD_PATH="$root" install || return 1
-	grep -q '^updates/rdmaoot/core/ib_core.ko:' "$root/lib/modules/$kver/modules.dep" ||
-		{ echo "error: ib_core.ko is not in the staged modules.dep"; return 1; }
-	make -C "$src" KDIR="$kdir" KVER="$kver" INSTALL_MOD_PATH="$root" uninstall || return 1
-	! find "$root" -name '*.ko' | grep -q . ||
-		{ echo "error: uninstall left modules behind"; return 1; }
-}
-
 # Source compatibility: the 6.1 ULPs (NVMe-oF, NFS/RDMA, iSER, isert, RDS,
 # 9p, SMB direct) compiled against our headers, one test per source file.
 check_compat() {
@@ -156,7 +142,7 @@ for kind in $order; do
 	fi
 	guest_pid[$kind]=$!
 	if [ "$kind" = stock ] && wants stock; then
-		host_step "install/$kind" "$BUILD/install-$kind.log" check_install "$src" "$kdir"
+		host_step "install/$kind" "$BUILD/install-$kind.log" "$RDMAOOT_TOP/scripts/install-check.sh" "$src" "$kdir"
 		rdmaoot_log "compiling the 6.1 ULPs against our headers"
 		check_compat
 	fi

@@ -61,7 +61,19 @@ wanted() {
 
 out=$top/build/ulps/$kver
 scratch=$top/build/ulps/src-$kver
-rm -rf "$scratch"
+
+# What the modules are built from: the source, our headers, our exports
+# (their CRCs) and this script. The same inputs again: nothing to do.
+inputs=$({
+	echo "$kver $ULP_SRC_VER $*"
+	sha256sum "$symvers" "$0"
+	find "$top/include" -type f -print0 | sort -z | xargs -0 sha256sum
+} | sha256sum | cut -d' ' -f1)
+if [ -f "$out/.inputs" ] && [ "$(cat "$out/.inputs")" = "$inputs" ]; then
+	rdmaoot_log "ulps: up to date in ${out#"$top"/}"
+	exit 0
+fi
+rm -rf "$scratch" "$out"
 mkdir -p "$scratch" "$out"
 
 mods=()
@@ -111,4 +123,5 @@ for i in "${!mods[@]}"; do
 	cp "$ko" "$out/"
 done
 [ "$bad" = 0 ] || rdmaoot_die "ulps: some modules are not usable with our stack"
+echo "$inputs" > "$out/.inputs"
 rdmaoot_log "ulps: ${#mods[@]} modules in ${out#"$top"/}: ${mods[*]}"
