@@ -127,3 +127,64 @@ capture_stop() {
 	kill -INT "$CAPTURE_PID" 2>/dev/null
 	wait "$CAPTURE_PID"
 }
+
+# connect_captured NAME PORT SERVER CMD...: the peer's SERVER command
+# (listening on PORT) and CMD here against it, captured into
+# $CAP-client-NAME.pcap; the server's output is in $PEER_OUT after.
+connect_captured() {
+	local name=$1 port=$2 server=$3 srv
+	shift 3
+	peer_start "$server"
+	srv=$PEER_N
+	peer_listening "$port"
+	capture_start "$CAP-client-$name.pcap"
+	"$@"
+	peer_wait "$srv" 60 || t_fail "the inbox server '$server' exited $PEER_RC"
+	capture_stop
+}
+
+# local_listening MODE PORT: a listener on PORT in this guest's rdma_cm
+# (the inbox one lists it in rdma res; ib_kperf's mode=MODE server in its
+# listening file).
+local_listening() {
+	rdma res show cm_id 2>/dev/null | grep -Eq "state LISTEN .*src-addr [^ ]*:$2( |\$)" ||
+		grep -qx "$1 $OUR_IP:$2" /sys/kernel/debug/ib_kperf/listening 2>/dev/null
+}
+
+# bg_start WHAT OUT READY CMD...: CMD (WHAT, for messages) started in the
+# background with its output in OUT; READY (a command line, eval'ed) must
+# hold within 20 s. BG_PID is CMD's.
+bg_start() {
+	local what=$1 out=$2 ready=$3
+	shift 3
+	echo "+ (in the background) $*"
+	"$@" > "$out" 2>&1 &
+	BG_PID=$!
+	t_wait_for 20 eval "$ready" || t_fail "$what is not ready: $(cat "$out")"
+}
+
+# bg_end WHAT OUT: the command bg_start began ends within 30 s; OUT, its
+# output, is printed and kept in $OUT. Returns the command's status.
+bg_end() {
+	local rc
+	t_wait_for 30 eval '! kill -0 $BG_PID 2>/dev/null' || t_fail "$1 did not end"
+	wait "$BG_PID"
+	rc=$?
+	OUT=$(cat "$2")
+	printf '%s\n' "$OUT"
+	return $rc
+}
+
+# serve_captured NAME MODE PORT SECS CLIENT CMD...: CMD, a server started
+# here in the background that listens on PORT (ib_kperf's as mode=MODE),
+# and the peer's CLIENT command against it (given SECS), captured into
+# $CAP-server-NAME.pcap; the server's output in $CAP-server-NAME.out.
+serve_captured() {
+	local name=$1 mode=$2 port=$3 secs=$4 client=$5 out=$CAP-server-$1.out
+	shift 5
+	bg_start "the $name server" "$out" "local_listening $mode $port" "$@"
+	capture_start "$CAP-server-$name.pcap"
+	peer_run "$secs" "$client"
+	bg_end "the $name server" "$out" || t_fail "the $name server failed: $OUT"
+	capture_stop
+}

@@ -49,20 +49,14 @@ udaddy_ok() {
 }
 
 inbox_client_ours_server() {
-	local out=/tmp/udaddy-server.out pid
-	echo "+ (in the background) kperf mode=udaddy role=server addr=$OUR_IP port=$UD_PORT iters=$MSGS size=$SIZE"
-	"$KPERF" mode=udaddy role=server addr=$OUR_IP port=$UD_PORT iters=$MSGS \
-		size=$SIZE timeout_ms=60000 > "$out" 2>&1 &
-	pid=$!
-	t_wait_for 20 grep -qx "udaddy $OUR_IP:$UD_PORT" /sys/kernel/debug/ib_kperf/listening ||
-		t_fail "our udaddy server does not listen: $(cat "$out")"
+	local out=/tmp/udaddy-server.out
+	bg_start "our udaddy server" $out "local_listening udaddy $UD_PORT" \
+		"$KPERF" mode=udaddy role=server addr=$OUR_IP port=$UD_PORT \
+		iters=$MSGS size=$SIZE timeout_ms=60000
 	peer_start "timeout 120 udaddy -s $OUR_IP -b $PEER_IP -C $MSGS -S $SIZE"
 	peer_wait "$PEER_N" 150 || t_fail "the inbox udaddy client exited $PEER_RC"
 	udaddy_ok "the inbox udaddy client"
-	t_wait_for 30 eval '! kill -0 $pid 2>/dev/null' || t_fail "our udaddy server did not end"
-	wait $pid
-	OUT=$(cat "$out")
-	printf '%s\n' "$OUT"
+	bg_end "our udaddy server" $out
 	expect_out "^info mode=udaddy role=server dev=rxe0 port=1 local=$OUR_IP:$UD_PORT remote=$PEER_IP:[0-9]+ qpn=0x[0-9a-f]+ qkey=0x1234567 peer_qpn=0x[0-9a-f]+ peer_qkey=0x1234567\$" \
 		"our server took the inbox client's SIDR REQ on rxe0, rdma_cm's UDP Q_Key"
 	expect_out "^result mode=udaddy role=server addr=$OUR_IP port=$UD_PORT size=$SIZE iters=$MSGS verify=1 received=$MSGS sent=$MSGS bytes_verified=0 peer_qpn=0x[0-9a-f]+ .* cm_event=CONNECT_REQUEST cm_status=0 status=ok\$" \
@@ -97,22 +91,17 @@ mckey_ok() {
 }
 
 inbox_sender_ours_receiver() {
-	local out=/tmp/mckey-receiver.out pid
-	echo "+ (in the background) kperf mode=mckey role=server addr=$GROUP bind=$OUR_IP iters=$MSGS size=$SIZE"
-	"$KPERF" mode=mckey role=server addr=$GROUP bind=$OUR_IP iters=$MSGS \
-		size=$SIZE timeout_ms=60000 > "$out" 2>&1 &
-	pid=$!
-	t_wait_for 20 grep -qx "mckey $GROUP:0" /sys/kernel/debug/ib_kperf/listening ||
-		t_fail "our mckey receiver did not join: $(cat "$out")"
+	local out=/tmp/mckey-receiver.out
+	bg_start "our mckey receiver" $out \
+		"grep -qx 'mckey $GROUP:0' /sys/kernel/debug/ib_kperf/listening" \
+		"$KPERF" mode=mckey role=server addr=$GROUP bind=$OUR_IP \
+		iters=$MSGS size=$SIZE timeout_ms=60000
 	ip maddr show dev eth0 | grep -Eq "inet +$GROUP\$" ||
 		t_fail "eth0 is not in the IP group $GROUP: $(ip maddr show dev eth0)"
 	peer_start "timeout 60 mckey -m $GROUP -b $PEER_IP -s -C $MSGS -S $SIZE"
 	peer_wait "$PEER_N" 90 || t_fail "the inbox mckey sender exited $PEER_RC"
 	mckey_ok "the inbox mckey sender"
-	t_wait_for 30 eval '! kill -0 $pid 2>/dev/null' || t_fail "our mckey receiver did not end"
-	wait $pid
-	OUT=$(cat "$out")
-	printf '%s\n' "$OUT"
+	bg_end "our mckey receiver" $out
 	expect_out "^info mode=mckey role=server dev=rxe0 port=1 bind=$OUR_IP group=$GROUP mgid=::ffff:$GROUP qpn=0x[0-9a-f]+ qkey=0x1234567 group_qpn=0xffffff group_qkey=0x1234567\$" \
 		"our receiver joined $GROUP (MULTICAST_JOIN: the group's GID, QPN 0xffffff, Q_Key)"
 	expect_out "^result mode=mckey role=server addr=$GROUP bind=$OUR_IP size=$SIZE iters=$MSGS received=$MSGS sent=0 peer_qpn=0x[0-9a-f]+ .* cm_event=MULTICAST_JOIN cm_status=0 status=ok\$" \

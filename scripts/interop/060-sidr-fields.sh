@@ -21,52 +21,20 @@ TEST_KERNELS=stock
 
 UD_PORT=7174
 CAP=/tmp/interop-sidr
+UDADDY_SERVER="timeout 60 udaddy -b $PEER_IP -C 3"
+UDADDY_CLIENT="timeout 60 udaddy -s $OUR_IP -b $PEER_IP -C 3"
+
+# as_client STACK CMD...: the peer's udaddy server and CMD here, captured
+# into $CAP-client-STACK.pcap; the server must end with status 0.
+as_client() {
+	connect_captured "$1" $UD_PORT "$UDADDY_SERVER" "${@:2}"
+	printf '%s\n' "$PEER_OUT" | grep -qx "return status 0" ||
+		t_fail "the inbox udaddy server did not end with status 0"
+}
 
 test_cleanup() {
 	interop_inbox_down
 	interop_ours_down
-}
-
-# as_client STACK CMD...: the peer's udaddy server and CMD here, captured
-# into $CAP-client-STACK.pcap.
-as_client() {
-	local name=$1 srv
-	shift
-	peer_start "timeout 60 udaddy -b $PEER_IP -C 3"
-	srv=$PEER_N
-	peer_listening $UD_PORT
-	capture_start "$CAP-client-$name.pcap"
-	"$@"
-	peer_wait "$srv" 60 || t_fail "the inbox udaddy server exited $PEER_RC"
-	printf '%s\n' "$PEER_OUT" | grep -qx "return status 0" ||
-		t_fail "the inbox udaddy server did not end with status 0"
-	capture_stop
-}
-
-# local_listening PORT: a UD listener on PORT in this guest's rdma_cm (the
-# inbox one lists it in rdma res; ib_kperf's in its listening file).
-local_listening() {
-	rdma res show cm_id 2>/dev/null | grep -Eq "state LISTEN .*src-addr [^ ]*:$1( |\$)" ||
-		grep -qx "udaddy $OUR_IP:$1" /sys/kernel/debug/ib_kperf/listening 2>/dev/null
-}
-
-# as_server STACK CMD...: CMD, a server started here in the background,
-# and the peer's udaddy client, captured into $CAP-server-STACK.pcap; the
-# server's output in $CAP-server-STACK.out.
-as_server() {
-	local name=$1 pid
-	shift
-	echo "+ (in the background) $*"
-	"$@" > "$CAP-server-$name.out" 2>&1 &
-	pid=$!
-	t_wait_for 20 local_listening $UD_PORT ||
-		t_fail "the $name server does not listen: $(cat "$CAP-server-$name.out")"
-	capture_start "$CAP-server-$name.pcap"
-	peer_run 90 "timeout 60 udaddy -s $OUR_IP -b $PEER_IP -C 3"
-	t_wait_for 30 eval '! kill -0 $pid 2>/dev/null' || t_fail "the $name server did not end"
-	wait $pid || t_fail "the $name server failed: $(cat "$CAP-server-$name.out")"
-	cat "$CAP-server-$name.out"
-	capture_stop
 }
 
 # compare SIDE [QPN]: the two captures of SIDE, ours against the
@@ -92,13 +60,13 @@ test_run() {
 	local ours_qpn peer_qpn
 	interop_inbox_up
 	as_client inbox t_run timeout 60 udaddy -s $PEER_IP -b $OUR_IP -C 3
-	as_server inbox timeout 60 udaddy -b $OUR_IP -C 3
+	serve_captured inbox udaddy $UD_PORT 90 "$UDADDY_CLIENT" timeout 60 udaddy -b $OUR_IP -C 3
 	interop_inbox_down
 	interop_ours_up
 	as_client ours kp mode=udaddy role=client addr=$PEER_IP port=$UD_PORT iters=3
 	peer_qpn=$(printf '%s\n' "$OUT" | sed -n 's/^info mode=udaddy role=client .* peer_qpn=\(0x[0-9a-f]*\) .*/\1/p')
 	[ -n "$peer_qpn" ] || t_fail "our udaddy client printed no info line"
-	as_server ours "$KPERF" mode=udaddy role=server addr=$OUR_IP port=$UD_PORT iters=3 timeout_ms=60000
+	serve_captured ours udaddy $UD_PORT 90 "$UDADDY_CLIENT" "$KPERF" mode=udaddy role=server addr=$OUR_IP port=$UD_PORT iters=3 timeout_ms=60000
 	ours_qpn=$(sed -n 's/^info mode=udaddy role=server .* qpn=\(0x[0-9a-f]*\) .*/\1/p' "$CAP-server-ours.out")
 	[ -n "$ours_qpn" ] || t_fail "our udaddy server printed no info line: $(cat "$CAP-server-ours.out")"
 	compare client "$peer_qpn"
