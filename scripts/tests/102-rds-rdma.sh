@@ -24,7 +24,7 @@
 # - a second run with 1600 small messages each way (up to 4 KiB);
 # - rds_rdma and rds unload, leaving no rdma_cm id and no QP behind.
 # Stock only: the debug kernel is configured without RDMA, so without
-# these ULPs. Measured: 80 s on the stock kernel under TCG (half of it
+# these ULPs. Measured: 55 to 85 s on the stock kernel under TCG (half of it
 # compiling rds-ping; the exchanges, 11 MB and 1600 messages each way,
 # 9 s and 2 s).
 TEST_KERNELS=stock
