@@ -5,6 +5,8 @@
 #include <linux/err.h>
 #include <linux/export.h>
 #include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/uaccess.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>
@@ -244,6 +246,29 @@ int rdma_restrack_init(struct ib_device *dev)
 	return 0;
 }
 
+/*
+ * A kernel object's owner name is a string in its module's memory: an
+ * object leaked by a module that is gone names memory that went with it.
+ * Read it without faulting, into @name; say so when it cannot be read.
+ */
+static const char *restrack_kern_name(const struct rdma_restrack_entry *res,
+				      char *name, size_t len)
+{
+	size_t i;
+
+	if (!res->kern_name)
+		return "(unnamed)";
+	/* byte by byte: a block read could cross into an unmapped page */
+	for (i = 0; i + 1 < len; i++) {
+		if (copy_from_kernel_nofault(&name[i], res->kern_name + i, 1))
+			return "(a module since unloaded)";
+		if (!name[i])
+			return name;
+	}
+	name[i] = '\0';
+	return name;
+}
+
 /**
  * rdma_restrack_describe() - Say in one line what a tracked object is
  * @res: the entry
@@ -251,7 +276,9 @@ int rdma_restrack_init(struct ib_device *dev)
  * @len: size of @buf
  *
  * "<type> <id> owned by <module>" for a kernel object, "<type> <id> owned
- * by <comm> pid <pid>" for a user one. The leak report is made of these.
+ * by <comm> pid <pid>" for a user one. The leak report is made of these;
+ * a kernel object whose module is no longer loaded is said to be owned by
+ * "(a module since unloaded)", its name being gone with the module.
  *
  * Context: Any context.
  * Return: what snprintf() returns.
@@ -262,10 +289,11 @@ int rdma_restrack_describe(const struct rdma_restrack_entry *res, char *buf,
 	const struct restrack_kind *kind = restrack_kind_of(res->type);
 	const char *type = kind ? kind->name : "?";
 	char comm[TASK_COMM_LEN];
+	char name[MODULE_NAME_LEN];
 
 	if (rdma_is_kernel_res(res) || !res->task)
 		return snprintf(buf, len, "%s %u owned by %s", type, res->id,
-				res->kern_name ?: "(unnamed)");
+				restrack_kern_name(res, name, sizeof(name)));
 	get_task_comm(comm, res->task);
 	return snprintf(buf, len, "%s %u owned by %s pid %d", type, res->id,
 			comm, task_pid_nr(res->task));

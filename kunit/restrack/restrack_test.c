@@ -630,6 +630,23 @@ static void describe_test(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, buf, expect);
 	rdma_restrack_del(&user);
 
+	/*
+	 * A kernel object whose owner's name cannot be read any more (the
+	 * module that leaked it is gone): said so, never a fault. An
+	 * address no kernel read may touch stands for the unmapped name.
+	 */
+	memset(&user, 0, sizeof(user));
+	rdma_restrack_new(&user, RDMA_RESTRACK_CQ);
+	rdma_restrack_set_name(&user, "x");
+	user.kern_name = (const char *)16;
+	user.id = 9;
+	rdma_restrack_describe(&user, buf, sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf, "CQ 9 owned by (a module since unloaded)");
+	user.kern_name = NULL;
+	rdma_restrack_describe(&user, buf, sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf, "CQ 9 owned by (unnamed)");
+	rdma_restrack_del(&user);
+
 	ib_destroy_qp(qp);
 	ib_free_cq(cq);
 }
