@@ -16,6 +16,8 @@
 #   make compat          compile 6.1's RDMA ULPs against our headers
 #   make ulps            build 6.1's RDMA ULPs as modules against our stack
 #                        (build/ulps/<kver>/, from Debian's linux-source-6.1)
+#   make tools           build our userspace test programs (tools/) into
+#                        build/tools/
 #   make deps            install the Debian packages all of this needs
 
 ifneq ($(KERNELRELEASE),)
@@ -36,7 +38,7 @@ DEPMOD_BASE = $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH))
 # inside the variable, and a -j given to us reaches Kbuild only so.
 KMAKE = $(MAKE) -C $(KDIR) M=$(TOP) W=1
 
-.PHONY: all modules sparse install uninstall clean check selftest demo deps compat ulps bench
+.PHONY: all modules sparse install uninstall clean check selftest demo deps compat ulps bench tools
 
 all: modules ulps
 
@@ -87,5 +89,14 @@ compat:
 
 ulps: modules
 	@KVER=$(KVER) KDIR=$(KDIR) $(TOP)/scripts/ulps.sh
+
+# Userspace programs the guest tests run, one source file each.
+TOOLS := rds-ping
+tools: $(TOOLS:%=$(TOP)/build/tools/%)
+
+.SECONDEXPANSION:
+$(TOP)/build/tools/%: $(TOP)/tools/$$*/$$*.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -Wall -Wextra -Werror -o $@ $<
 
 endif

@@ -131,6 +131,7 @@ for kind in $order; do
 	# debug kernel is configured without RDMA, so without its ULPs).
 	if [ "$kind" = stock ]; then
 		host_step "ulps/$kind" "$BUILD/ulps-$kind.log" make -C "$src" KDIR="$kdir" ulps
+		host_step "tools" "$BUILD/tools.log" make -C "$RDMAOOT_TOP" tools
 	fi
 	"$RDMAOOT_TOP/scripts/stage-modules.sh" "$kind" "$BUILD/$kind" > "$BUILD/stage-$kind.log" 2>&1 ||
 		{ echo "FAIL stage/$kind 0 see $BUILD/stage-$kind.log" >> "$HOSTRES"; continue; }
