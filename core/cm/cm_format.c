@@ -165,11 +165,19 @@ static u16 cm_req_bth_pkey(const struct cm_in *in,
 	return pkey;
 }
 
+/*
+ * The event speaks for the receiver, as 6.1's does: the reads the sender
+ * will issue (its initiator depth) are the ones we answer (our responder
+ * resources), and the reads it answers are the ones we may issue. A
+ * consumer passes these on to its REP (rdma_accept() in nvmet-rdma does);
+ * unswapped, a REQ with initiator depth 0 made a REP that denied the
+ * sender remote reads of its memory.
+ */
 static void cm_req_event_fill_qp(struct ib_cm_req_event_param *p,
 				 const struct cm_msg_req *req)
 {
-	p->responder_resources = req->responder_resources;
-	p->initiator_depth = req->initiator_depth;
+	p->responder_resources = req->initiator_depth;
+	p->initiator_depth = req->responder_resources;
 	p->flow_control = req->flow_control;
 	p->retry_count = req->retry_count;
 	p->rnr_retry_count = req->rnr_retry_count;
@@ -251,8 +259,9 @@ void cm_rep_event_fill(const struct cm_msg_rep *rep,
 		.remote_ca_guid = cpu_to_be64(rep->local_ca_guid),
 		.remote_qkey = rep->local_qkey, .remote_qpn = rep->local_qpn,
 		.starting_psn = rep->starting_psn,
-		.responder_resources = rep->responder_resources,
-		.initiator_depth = rep->initiator_depth,
+		/* the receiver's view, as for the REQ */
+		.responder_resources = rep->initiator_depth,
+		.initiator_depth = rep->responder_resources,
 		.target_ack_delay = rep->target_ack_delay,
 		.failover_accepted = rep->failover_accepted,
 		.flow_control = rep->flow_control,
