@@ -13,6 +13,7 @@ pkgs=(
 	iproute2 procps tshark
 	rdmacm-utils ibverbs-providers python3-pyverbs
 	tcpdump
+	nvme-cli fio
 )
 
 missing=()
