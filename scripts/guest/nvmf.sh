@@ -149,3 +149,36 @@ nvmf_host_check() {
 	read -r v < "/sys/class/nvme/$c/state"
 	t_eq "$c state" live "$v"
 }
+
+
+# nvmf_port_unlink: unlink the subsystem from the port (nvmet deletes the
+# port's controllers of it and, the port left with no subsystem, stops
+# listening).
+nvmf_port_unlink() {
+	rm "$PORT/subsystems/$NQN" || t_fail "cannot unlink the subsystem from the port"
+	t_wait_for 10 nvmf_not_listening || t_fail "nvmet-rdma still listens: $(rdma res show cm_id)"
+}
+
+nvmf_not_listening() { ! nvmf_listening; }
+
+# nvmf_state: the state of the host's one controller of our subsystem
+# (live, resetting, connecting, deleting, ...), empty without one.
+nvmf_state() {
+	local c v
+	c=$(nvmf_ctrls)
+	[ -n "$c" ] && read -r v < "/sys/class/nvme/$c/state" 2>/dev/null && echo "$v"
+	true
+}
+
+nvmf_state_is() { [ "$(nvmf_state)" = "$1" ]; }
+nvmf_state_not() { [ "$(nvmf_state)" != "$1" ]; }
+
+# nvmf_moved_at_least N: rxe0 has sent N packets since counters_mark
+# rxe0 (a MiB of I/O is at least 256; the block devices' own counters
+# stay at 0 on the multipath disk of 6.1).
+nvmf_moved_at_least() {
+	counter_delta rxe0 sent_pkts
+	[ "$DELTA" -ge "$1" ]
+}
+
+nvmf_no_ctrls() { [ -z "$(nvmf_ctrls)" ]; }
