@@ -14,6 +14,7 @@ pkgs=(
 	rdmacm-utils ibverbs-providers python3-pyverbs
 	tcpdump
 	nfs-kernel-server nfs-common rpcbind
+	nvme-cli fio
 )
 
 missing=()

@@ -108,6 +108,9 @@ struct events {
 	int ret;
 	struct ib_cm_id *new_id;
 	const struct ib_gid_attr *sgid_attr;	/* of the REQ_RECEIVED */
+	/* of the last REQ_RECEIVED or REP_RECEIVED */
+	u8 responder_resources;
+	u8 initiator_depth;
 };
 
 static inline int record_event(struct ib_cm_id *cm_id,
@@ -122,6 +125,12 @@ static inline int record_event(struct ib_cm_id *cm_id,
 	if (ev->event == IB_CM_REQ_RECEIVED) {
 		e->new_id = cm_id;
 		e->sgid_attr = ev->param.req_rcvd.ppath_sgid_attr;
+		e->responder_resources = ev->param.req_rcvd.responder_resources;
+		e->initiator_depth = ev->param.req_rcvd.initiator_depth;
+	}
+	if (ev->event == IB_CM_REP_RECEIVED) {
+		e->responder_resources = ev->param.rep_rcvd.responder_resources;
+		e->initiator_depth = ev->param.rep_rcvd.initiator_depth;
 	}
 	if (ev->event == IB_CM_SIDR_REQ_RECEIVED)
 		e->new_id = cm_id;

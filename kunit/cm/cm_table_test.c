@@ -890,6 +890,65 @@ static void cm_recv_reply_unlocked_test(struct kunit *test)
 	ib_destroy_cm_id(listen);
 }
 
+/*
+ * Read depths in both directions, with the one-sided depths of an NVMe
+ * host (it answers reads, issues none) and its target: the REQ_RECEIVED
+ * and REP_RECEIVED events give them from the receiver's side, as 6.1
+ * does, so a passive side that copies them into its REP lets the active
+ * side answer reads; and each side's QP gets remote read access exactly
+ * when it answers reads.
+ */
+static void cm_recv_rd_atomic_view_test(struct kunit *test)
+{
+	struct events ev = { .last = NONE }, ea = { .last = NONE };
+	struct cm_msg_req req = { .local_comm_id = 0x377, .service_id = 0x4545,
+				  .local_qpn = 0x399, .local_ca_guid = 0x355,
+				  .responder_resources = 16,
+				  .initiator_depth = 0 };
+	struct cm_msg_rep *rep = kunit_kzalloc(test, sizeof(*rep), GFP_KERNEL);
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_INIT };
+	struct ib_cm_id *listen;
+	struct cm_id_priv *a;
+	int mask;
+
+	KUNIT_ASSERT_NOT_NULL(test, rep);
+	listen = ib_create_cm_id(&fake_dev, record_event, &ev);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(listen));
+	KUNIT_ASSERT_EQ(test, ib_cm_listen(listen, cpu_to_be64(0x4545)), 0);
+	KUNIT_EXPECT_EQ(test, cm_recv_mad(&fake_port, cm_mad(test, CM_MSG_REQ, &req)), 0);
+	flush_workqueue(cm.wq);
+	KUNIT_ASSERT_NOT_NULL(test, ev.new_id);
+	/* the sender reads nothing from us, we may read 16 at once from it */
+	KUNIT_EXPECT_EQ(test, ev.responder_resources, 0);
+	KUNIT_EXPECT_EQ(test, ev.initiator_depth, 16);
+	KUNIT_EXPECT_EQ(test, ib_cm_init_qp_attr(ev.new_id, &attr, &mask), 0);
+	KUNIT_EXPECT_EQ(test, attr.qp_access_flags, IB_ACCESS_REMOTE_WRITE);
+
+	/* The active side: its REP offers 16 reads at once, answers none. */
+	a = id_in_state(test, IB_CM_REQ_SENT, &ea);
+	cm_id_publish(a);
+	rep->local_comm_id = 0x6544;
+	rep->local_ca_guid = 0x678a;
+	rep->local_qpn = 0x68;
+	rep->remote_comm_id = be32_to_cpu(a->id.local_id);
+	rep->initiator_depth = 16;
+	rep->responder_resources = 0;
+	KUNIT_EXPECT_EQ(test, cm_recv_mad(&fake_port, cm_mad(test, CM_MSG_REP, rep)),
+			0);
+	flush_workqueue(cm.wq);
+	KUNIT_EXPECT_EQ(test, ea.last, (int)IB_CM_REP_RECEIVED);
+	KUNIT_EXPECT_EQ(test, ea.responder_resources, 16);
+	KUNIT_EXPECT_EQ(test, ea.initiator_depth, 0);
+	attr.qp_state = IB_QPS_INIT;
+	KUNIT_EXPECT_EQ(test, ib_cm_init_qp_attr(&a->id, &attr, &mask), 0);
+	KUNIT_EXPECT_EQ(test, attr.qp_access_flags,
+			IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_READ |
+			IB_ACCESS_REMOTE_ATOMIC);
+	cm_id_destroy(a, 0);
+	ib_destroy_cm_id(ev.new_id);
+	ib_destroy_cm_id(listen);
+}
+
 static struct kunit_case cm_table_cases[] = {
 	KUNIT_CASE(cm_table_shape_test),
 	KUNIT_CASE_PARAM(cm_table_cell_test, cell_gen),
@@ -922,6 +981,7 @@ static struct kunit_case cm_recv_cases[] = {
 	KUNIT_CASE(cm_recv_roce_sgid_attr_test),
 	KUNIT_CASE(cm_recv_counters_test),
 	KUNIT_CASE(cm_recv_reply_unlocked_test),
+	KUNIT_CASE(cm_recv_rd_atomic_view_test),
 	{}
 };
 
