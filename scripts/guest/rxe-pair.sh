@@ -38,6 +38,19 @@ has_v2_gid() {
 	return 1
 }
 
+# rdma_diag DEV...: what the stack shows (ids, QPs, every hw counter of
+# each DEV), for a test to print when a step failed.
+rdma_diag() {
+	local dev f
+	rdma res show cm_id
+	rdma res show qp
+	for dev in "$@"; do
+		for f in "$IB_CLASS/$dev"/ports/1/hw_counters/*; do
+			echo "$dev ${f##*/} $(cat "$f")"
+		done
+	done
+}
+
 ibdev_gone() { [ ! -e "$IB_CLASS/$1" ]; }
 
 nsx() { ip netns exec "$NS" "$@"; }

@@ -105,14 +105,7 @@ rds_ping() {
 
 # rds_diag: what the stack shows, when rds-ping failed.
 rds_diag() {
-	local dev f
-	rdma res show cm_id
-	rdma res show qp
-	for dev in rxe0 rxe1; do
-		for f in "$IB_CLASS/$dev"/ports/1/hw_counters/*; do
-			echo "$dev ${f##*/} $(cat "$f")"
-		done
-	done
+	rdma_diag rxe0 rxe1
 	ip addr show
 	dmesg | tail -n 30
 }

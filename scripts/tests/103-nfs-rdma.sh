@@ -179,14 +179,7 @@ nfs_mount() {
 
 # nfs_diag: what the stack and the daemons show, when a step failed.
 nfs_diag() {
-	local dev f
-	rdma res show cm_id
-	rdma res show qp
-	for dev in rxe0 rxe1; do
-		for f in "$IB_CLASS/$dev"/ports/1/hw_counters/*; do
-			echo "$dev ${f##*/} $(cat "$f")"
-		done
-	done
+	rdma_diag rxe0 rxe1
 	rpcinfo -p 127.0.0.1
 	cat /proc/fs/nfsd/portlist
 	tail -n 20 "$NFSDIR"/*.log
