@@ -6,9 +6,13 @@
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>
 
+#include "restrack/restrack.h"
 #include "uverbs/uverbs.h"
 
-/* A ucontext of the driver's size, not yet known to the driver. */
+/*
+ * A ucontext of the driver's size, not yet known to the driver; owned by
+ * current in resource tracking once added (rdma res, ctxn of its objects).
+ */
 static struct ib_ucontext *uverbs_ucontext_alloc(struct uverbs_cmd_ctx *ctx)
 {
 	struct ib_ucontext *ucontext;
@@ -19,6 +23,8 @@ static struct ib_ucontext *uverbs_ucontext_alloc(struct uverbs_cmd_ctx *ctx)
 	ucontext->device = ctx->ib_dev;
 	ucontext->ufile = ctx->file;
 	xa_init_flags(&ucontext->mmap_xa, XA_FLAGS_ALLOC);
+	rdma_restrack_new(&ucontext->res, RDMA_RESTRACK_CTX);
+	rdma_restrack_set_name(&ucontext->res, NULL);
 	return ucontext;
 }
 
@@ -46,6 +52,7 @@ static int uverbs_ucontext_start(struct uverbs_cmd_ctx *ctx,
 			ctx->ib_dev->ops.dealloc_ucontext(ucontext);
 		return ret;
 	}
+	rdma_restrack_add(&ucontext->res);
 	fd_install(fd, afile);
 	smp_store_release(&ctx->file->ucontext, ucontext);
 	return 0;
@@ -111,6 +118,7 @@ err_async:
 err_fd:
 	put_unused_fd(fd);
 err_free:
+	rdma_restrack_del(&ucontext->res);
 	kfree(ucontext);
 err_unlock:
 	mutex_unlock(&file->ucontext_lock);

@@ -6,6 +6,7 @@
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>
 
+#include "restrack/restrack.h"
 #include "uverbs/uverbs.h"
 
 static void uverbs_file_free(struct kref *ref)
@@ -69,6 +70,7 @@ void uverbs_file_destroy_hw(struct ib_uverbs_file *file, bool removal)
 		ib_dev = ucontext->device;
 		uverbs_uobj_destroy_all(file);
 		smp_store_release(&file->ucontext, NULL);
+		rdma_restrack_del(&ucontext->res);
 		if (removal && ib_dev->ops.disassociate_ucontext)
 			ib_dev->ops.disassociate_ucontext(ucontext);
 		if (ib_dev->ops.dealloc_ucontext)

@@ -101,6 +101,9 @@ check_removal() {
 	rdma res show pd dev "$IBDEV" | grep -q "comm python3" ||
 		t_fail "rdma res shows no PD of the holder: $(rdma res show pd dev "$IBDEV" 2>&1)"
 	rdma res show pd dev "$IBDEV"
+	rdma res show | grep "^[0-9]*: $IBDEV:" | grep -q " ctx 1 " ||
+		t_fail "rdma res does not count the holder's context: $(rdma res show 2>&1)"
+	t_log "rdma res counts one user context on $IBDEV"
 	start=$(date +%s)
 	timeout 60 rdma link delete "$IBDEV" || t_fail "rdma link delete $IBDEV failed or hung while a process held it"
 	end=$(date +%s)
