@@ -3,7 +3,10 @@
 # through RDMA netlink's GET_CHARDEV, which loads ib_uverbs on demand;
 # ibv_devices and ibv_devinfo -v (GET_CONTEXT, QUERY_DEVICE,
 # EX_QUERY_DEVICE, QUERY_PORT over write(); ioctl answers ENOTTY) show
-# what sysfs and the rdma tool show; "rdma link delete" under a process
+# what sysfs and the rdma tool show; the write() ABI spoken by hand
+# (scripts/guest/uverbs-write.py: every header errno, the commands field by
+# field, ENOTTY from ioctl, 2000 random writes; the file closed with a PD
+# left); "rdma link delete" under a process
 # that holds a context and a PD finishes, the process sees errors and
 # DEVICE_FATAL, and everything unloads.
 TEST_TIMEOUT=600
@@ -89,6 +92,23 @@ check_discovery() {
 	t_log "ibv_devices lists $IBDEV $guid; ib_uverbs was loaded on demand"
 }
 
+# The ABI by hand, on the device file itself.
+check_write_abi() {
+	local out guid
+	out=$(/usr/bin/python3 "$RDMAOOT_TOP/scripts/guest/uverbs-write.py" \
+		/dev/infiniband/uverbs0 2000 2>&1) || {
+		printf '%s\n' "$out"
+		t_fail "uverbs-write.py found a wrong answer"
+	}
+	printf '%s\n' "$out"
+	guid=$(tr -d : < "$IB_CLASS/$IBDEV/node_guid")
+	printf '%s\n' "$out" | grep -q "^node_guid $guid$" ||
+		t_fail "QUERY_DEVICE's node GUID is not sysfs' $guid"
+	rdma res show | grep "^[0-9]*: $IBDEV:" | grep -q " ctx 0 " ||
+		t_fail "a context is left after the file closed: $(rdma res show 2>&1)"
+	t_log "the closed file left no context"
+}
+
 # A process holds a context and a PD; the device is deleted under it.
 check_removal() {
 	local start end rc
@@ -127,6 +147,7 @@ test_run() {
 	check_discovery
 	check_chardev
 	check_devinfo
+	check_write_abi
 	check_removal
 	t_run modprobe -r rdma_rxe
 	t_run modprobe -r ib_uverbs
