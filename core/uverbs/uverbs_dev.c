@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The uverbs character devices: one /dev/infiniband/uverbsN per device whose driver makes user contexts, its sysfs files, GET_CHARDEV. */
 
+#include <kunit/visibility.h>
 #include <linux/cdev.h>
 #include <linux/fs.h>
 #include <linux/idr.h>
@@ -152,6 +153,11 @@ static int uverbs_client_add(struct ib_device *ib_dev)
 	/* a driver with no user contexts has nothing for user space */
 	if (!ib_dev->ops.alloc_ucontext)
 		return -EOPNOTSUPP;
+	/* nor one that forgot INIT_RDMA_OBJ_SIZE(ib_ucontext, ...) */
+	if (ib_dev->ops.size_ib_ucontext < sizeof(struct ib_ucontext)) {
+		dev_warn(&ib_dev->dev, "driver gives no ucontext size: no uverbs\n");
+		return -EINVAL;
+	}
 	udev = uverbs_dev_alloc(ib_dev);
 	if (IS_ERR(udev))
 		return PTR_ERR(udev);
@@ -235,6 +241,7 @@ struct ib_client uverbs_client = {
 	.remove = uverbs_client_remove,
 	.get_nl_info = uverbs_client_get_nl_info,
 };
+EXPORT_SYMBOL_IF_KUNIT(uverbs_client);
 
 /* ---- Module load --------------------------------------------------------- */
 
