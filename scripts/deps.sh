@@ -11,7 +11,7 @@ pkgs=(
 	linux-headers-amd64
 	qemu-system-x86 busybox-static
 	iproute2 procps tshark
-	rdmacm-utils ibverbs-providers python3-pyverbs
+	rdmacm-utils ibverbs-providers ibverbs-utils python3-pyverbs
 	tcpdump
 	nfs-kernel-server nfs-common rpcbind
 	nvme-cli fio

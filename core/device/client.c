@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Clients of the RDMA core: add()/remove() per device, client data, client queries. */
 
+#include <kunit/visibility.h>
 #include <linux/export.h>
 #include <linux/kernel.h>
+#include <linux/kmod.h>
 #include <linux/rwsem.h>
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
@@ -419,3 +421,83 @@ struct net_device *ib_get_net_dev_by_params(struct ib_device *dev, u32 port,
 	return ndev;
 }
 EXPORT_SYMBOL(ib_get_net_dev_by_params);
+
+/*
+ * Ask the client called @name for its character device: the one attached
+ * to @dev, or, with @dev NULL, the registered one. -ENOENT when there is
+ * no such client (it may not be loaded yet).
+ */
+static int client_nl_info_query(struct ib_device *dev, const char *name,
+				struct ib_client_nl_info *res)
+{
+	struct ib_client *client;
+	unsigned long index;
+	int ret = -ENOENT;
+
+	down_read(&clients_rwsem);
+	if (dev)
+		down_read(&dev->client_data_rwsem);
+	xa_for_each_marked(&clients, index, client, CLIENT_REGISTERED) {
+		if (strcmp(client->name, name))
+			continue;
+		if (dev && !xa_get_mark(&dev->client_data, index,
+					CLIENT_DATA_REGISTERED))
+			continue;
+		if (dev)
+			ret = client->get_nl_info ?
+			      client->get_nl_info(dev,
+				      xa_load(&dev->client_data, index), res) :
+			      -EOPNOTSUPP;
+		else
+			ret = client->get_global_nl_info ?
+			      client->get_global_nl_info(res) : -EOPNOTSUPP;
+		/* -ENOENT is ours to say: a client returning it is wrong */
+		if (WARN_ON(ret == -ENOENT))
+			ret = -EINVAL;
+		/* the locks keep the client from removing @cdev until here */
+		if (!ret && res->cdev)
+			get_device(res->cdev);
+		break;
+	}
+	if (dev)
+		up_read(&dev->client_data_rwsem);
+	up_read(&clients_rwsem);
+	return ret;
+}
+
+/**
+ * ib_get_client_nl_info() - Find the character device of a client
+ * @ibdev: the device the request is about, held by the caller; or NULL
+ *	   for a client's device-independent character device
+ * @client_name: the client's name ("uverbs", "rdma_cm", ...)
+ * @res: .nl_msg and .port set by the caller; the client sets .cdev and
+ *	 .abi and may add attributes to .nl_msg
+ *
+ * This is RDMA netlink's GET_CHARDEV. A client that is not registered is
+ * loaded on demand (module alias "rdma-client-<name>") and asked again.
+ *
+ * Context: Process context, may sleep (module loading).
+ * Return: 0 with res->cdev held (put_device() it), -EOPNOTSUPP when no
+ * such client exists or it has no character device, or the client's
+ * error.
+ */
+int ib_get_client_nl_info(struct ib_device *ibdev, const char *client_name,
+			  struct ib_client_nl_info *res)
+{
+	int ret;
+
+	res->cdev = NULL;
+	ret = client_nl_info_query(ibdev, client_name, res);
+	if (IS_ENABLED(CONFIG_MODULES) && ret == -ENOENT) {
+		request_module("rdma-client-%s", client_name);
+		ret = client_nl_info_query(ibdev, client_name, res);
+	}
+	if (ret == -ENOENT)
+		return -EOPNOTSUPP;
+	if (ret)
+		return ret;
+	if (WARN_ON(!res->cdev))
+		return -EINVAL;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ib_get_client_nl_info);

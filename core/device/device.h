@@ -57,6 +57,27 @@ int ib_client_add_all(struct ib_device *dev);
 void ib_client_remove_all(struct ib_device *dev);
 void ib_client_rename_all(struct ib_device *dev);
 
+/**
+ * struct ib_client_nl_info - what a client answers to GET_CHARDEV
+ * @nl_msg: the reply being built; the client may add attributes of its own
+ * @cdev: set by the client: the character device user space is to open
+ * @port: the port the request named, or -1 when it named none
+ * @abi: set by the client: the ABI version of @cdev
+ *
+ * Filled by the client's get_nl_info() (per device) or
+ * get_global_nl_info() (no device named); ib_get_client_nl_info() then
+ * holds @cdev for the caller, who drops it with put_device().
+ */
+struct ib_client_nl_info {
+	struct sk_buff *nl_msg;
+	struct device *cdev;
+	u32 port;
+	u64 abi;
+};
+
+int ib_get_client_nl_info(struct ib_device *ibdev, const char *client_name,
+			  struct ib_client_nl_info *res);
+
 /* ---- Asynchronous events (core/device/event.c) --------------------------- */
 
 void ib_dispatch_event_clients(struct ib_event *event);

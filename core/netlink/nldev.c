@@ -533,6 +533,7 @@ static const struct rdma_nl_cbs nldev_cmds[RDMA_NLDEV_NUM_OPS] = {
 		.doit = nldev_dellink_doit, .flags = RDMA_NL_ADMIN_PERM },
 	[RDMA_NLDEV_CMD_PORT_GET] = {
 		.doit = nldev_port_get_doit, .dump = nldev_port_get_dumpit },
+	[RDMA_NLDEV_CMD_GET_CHARDEV] = { .doit = nldev_get_chardev_doit },
 	[RDMA_NLDEV_CMD_SYS_GET] = { .doit = nldev_sys_get_doit },
 	[RDMA_NLDEV_CMD_SYS_SET] = {
 		.doit = nldev_sys_set_doit, .flags = RDMA_NL_ADMIN_PERM },

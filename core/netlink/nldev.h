@@ -84,6 +84,10 @@ int nldev_sys_set_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
 /* Whether non-privileged users may use privileged Q_Keys (SYS_SET). */
 bool rdma_nl_get_privileged_qkey(void);
 
+/* core/netlink/nldev_chardev.c: a client's character device. */
+int nldev_get_chardev_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
+			   struct netlink_ext_ack *extack);
+
 /* core/netlink/nldev_link.c: link types, NEWLINK and DELLINK. */
 const struct rdma_link_ops *nldev_link_lookup(const char *type);
 int nldev_link_add(struct nldev_req *req);

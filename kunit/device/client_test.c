@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite ib_core_client: client add/remove order, client data, client queries of core/device/client.c. */
+/* KUnit suite ib_core_client: client add/remove order, client data, client queries (GET_CHARDEV's too) of core/device/client.c. */
 
 #include <kunit/test.h>
 #include <linux/etherdevice.h>
@@ -9,6 +9,7 @@
 #include <linux/spinlock.h>
 #include <rdma/ib_verbs.h>
 
+#include "core/device/device.h"
 #include "kunit/mock/mock_ibdev.h"
 
 /* ---- Recording what the clients see -------------------------------------- */
@@ -79,6 +80,9 @@ static void expect_calls(struct kunit *test, const struct call *want, int n)
  * @data_mismatch: remove() saw ib_get_client_data() disagree with its
  *		   argument
  * @ndev: what get_net_dev_by_params answers
+ * @cdev: what get_nl_info and get_global_nl_info answer as res->cdev
+ * @nl_ret: what they return
+ * @nl_port: the res->port get_nl_info saw
  */
 struct test_client {
 	struct ib_client client;
@@ -88,6 +92,9 @@ struct test_client {
 	bool registered;
 	bool data_mismatch;
 	struct net_device *ndev;
+	struct device *cdev;
+	int nl_ret;
+	u32 nl_port;
 };
 
 static struct test_client tcs[NCLIENTS];
@@ -122,6 +129,17 @@ static struct net_device *tc_net_dev(int i, struct ib_device *dev, u32 port,
 	return tcs[i].ndev;
 }
 
+/* GET_CHARDEV's answers: the ABI says which client answered. */
+static int tc_nl_info(int i, struct ib_device *dev,
+		      struct ib_client_nl_info *res)
+{
+	if (dev)
+		tcs[i].nl_port = res->port;
+	res->cdev = tcs[i].cdev;
+	res->abi = 100 + i + (dev ? 0 : 50);
+	return tcs[i].nl_ret;
+}
+
 /* add()/remove() carry no client pointer: one set of wrappers per slot. */
 #define TEST_CLIENT_OPS(i)						\
 static int tc##i##_add(struct ib_device *dev)				\
@@ -137,6 +155,16 @@ static struct net_device *tc##i##_net_dev(struct ib_device *dev,	\
 		const struct sockaddr *addr, void *data)		\
 {									\
 	return tc_net_dev(i, dev, port, pkey, gid, addr, data);		\
+}									\
+static int __maybe_unused tc##i##_nl_info(struct ib_device *dev,	\
+		void *data, struct ib_client_nl_info *res)		\
+{									\
+	return tc_nl_info(i, dev, res);					\
+}									\
+static int __maybe_unused						\
+tc##i##_global_nl_info(struct ib_client_nl_info *res)			\
+{									\
+	return tc_nl_info(i, NULL, res);				\
 }
 
 TEST_CLIENT_OPS(0)
@@ -146,11 +174,13 @@ TEST_CLIENT_OPS(3)
 
 static const struct ib_client client_templates[NCLIENTS] = {
 	{ .name = "kunit_a", .add = tc0_add, .remove = tc0_remove,
-	  .get_net_dev_by_params = tc0_net_dev },
+	  .get_net_dev_by_params = tc0_net_dev, .get_nl_info = tc0_nl_info,
+	  .get_global_nl_info = tc0_global_nl_info },
 	{ .name = "kunit_b", .add = tc1_add, .remove = tc1_remove,
 	  .get_net_dev_by_params = tc1_net_dev },
 	{ .name = "kunit_c", .add = tc2_add, .remove = tc2_remove,
-	  .get_net_dev_by_params = tc2_net_dev },
+	  .get_net_dev_by_params = tc2_net_dev, .get_nl_info = tc2_nl_info,
+	  .get_global_nl_info = tc2_global_nl_info },
 	{ .name = "kunit_d", .add = tc3_add, .remove = tc3_remove,
 	  .get_net_dev_by_params = tc3_net_dev },
 };
@@ -421,6 +451,63 @@ static void net_dev_by_params_test(struct kunit *test)
 	free_netdev(ndev);
 }
 
+/* GET_CHARDEV's query: by name, attached clients only, the cdev held. */
+static void client_nl_info_test(struct kunit *test)
+{
+	struct ib_client_nl_info res = {};
+	struct mock_ibdev *m = mock_up(test, &one_port);
+	struct device *cdev = &m->ibdev.dev;
+	unsigned int refs;
+
+	tcs[0].cdev = cdev;
+	tcs[2].cdev = cdev;
+	/* nobody called so (the module load it tries finds nothing) */
+	KUNIT_EXPECT_EQ(test, ib_get_client_nl_info(&m->ibdev, "kunit_a", &res),
+			-EOPNOTSUPP);
+	tc_register(test, 0);
+	tc_register(test, 1);
+	tcs[2].add_ret = -EINVAL;
+	tc_register(test, 2);
+
+	refs = kref_read(&cdev->kobj.kref);
+	res.port = 1;
+	KUNIT_EXPECT_EQ(test, ib_get_client_nl_info(&m->ibdev, "kunit_a", &res),
+			0);
+	KUNIT_EXPECT_PTR_EQ(test, res.cdev, cdev);
+	KUNIT_EXPECT_EQ(test, res.abi, 100);
+	KUNIT_EXPECT_EQ(test, tcs[0].nl_port, 1);
+	/* the caller holds the answer's device */
+	KUNIT_EXPECT_EQ(test, kref_read(&cdev->kobj.kref), refs + 1);
+	put_device(res.cdev);
+
+	/* no device named: the global query */
+	KUNIT_EXPECT_EQ(test, ib_get_client_nl_info(NULL, "kunit_a", &res), 0);
+	KUNIT_EXPECT_EQ(test, res.abi, 150);
+	put_device(res.cdev);
+	KUNIT_EXPECT_EQ(test, kref_read(&cdev->kobj.kref), refs);
+
+	/* a client without a character device */
+	KUNIT_EXPECT_EQ(test, ib_get_client_nl_info(&m->ibdev, "kunit_b", &res),
+			-EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, ib_get_client_nl_info(NULL, "kunit_b", &res),
+			-EOPNOTSUPP);
+	/* a client that did not take this device has nothing for it */
+	KUNIT_EXPECT_EQ(test, ib_get_client_nl_info(&m->ibdev, "kunit_c", &res),
+			-EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, ib_get_client_nl_info(NULL, "kunit_c", &res), 0);
+	put_device(res.cdev);
+	/* the client's own error goes back as it is, nothing held */
+	tcs[0].nl_ret = -EINVAL;
+	KUNIT_EXPECT_EQ(test, ib_get_client_nl_info(&m->ibdev, "kunit_a", &res),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, kref_read(&cdev->kobj.kref), refs);
+
+	tc_unregister(2);
+	tc_unregister(1);
+	tc_unregister(0);
+	mock_down(m);
+}
+
 static struct kunit_case ib_core_client_cases[] = {
 	KUNIT_CASE(client_order_test),
 	KUNIT_CASE(client_data_test),
@@ -428,6 +515,7 @@ static struct kunit_case ib_core_client_cases[] = {
 	KUNIT_CASE(client_id_order_test),
 	KUNIT_CASE(client_kverbs_test),
 	KUNIT_CASE(net_dev_by_params_test),
+	KUNIT_CASE(client_nl_info_test),
 	{}
 };
 
@@ -441,3 +529,4 @@ kunit_test_suite(ib_core_client_suite);
 
 MODULE_DESCRIPTION("KUnit tests for ib_core clients");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

@@ -314,6 +314,30 @@ void mock_ibdev_set_gid(struct mock_ibdev *mdev, u32 port, int index,
 }
 EXPORT_SYMBOL_GPL(mock_ibdev_set_gid);
 
+/* ---- User contexts (cfg.uverbs) ------------------------------------------- */
+
+struct mock_ucontext {
+	struct ib_ucontext ibuc;
+};
+
+static int mock_alloc_ucontext(struct ib_ucontext *uctx, struct ib_udata *udata)
+{
+	atomic_inc(&to_mock_ibdev(uctx->device)->live[MOCK_OBJ_UCONTEXT]);
+	return 0;
+}
+
+static void mock_dealloc_ucontext(struct ib_ucontext *uctx)
+{
+	atomic_dec(&to_mock_ibdev(uctx->device)->live[MOCK_OBJ_UCONTEXT]);
+}
+
+static const struct ib_device_ops mock_ucontext_ops = {
+	.uverbs_abi_ver		= MOCK_IBDEV_UVERBS_ABI,
+	.alloc_ucontext		= mock_alloc_ucontext,
+	.dealloc_ucontext	= mock_dealloc_ucontext,
+	INIT_RDMA_OBJ_SIZE(ib_ucontext, mock_ucontext, ibuc),
+};
+
 /* ---- Lifetime ------------------------------------------------------------ */
 
 /* The dealloc_driver flow: the core calls this, then frees the device. */
@@ -371,6 +395,8 @@ struct mock_ibdev *mock_ibdev_alloc(const struct mock_ibdev_cfg *cfg)
 		ib_set_device_ops(&mdev->ibdev, &mock_roce_ops);
 	if (cfg->mad && !cfg->no_kverbs)
 		ib_set_device_ops(&mdev->ibdev, &mock_ah_ops);
+	if (cfg->uverbs)
+		ib_set_device_ops(&mdev->ibdev, &mock_ucontext_ops);
 	if (cfg->iwarp && mock_iwarp_init(mdev)) {
 		ib_dealloc_device(&mdev->ibdev);
 		kfree(e);

@@ -41,6 +41,9 @@ struct mock_ibdev;
  *	   iw_cm through mock_iwarp_upcall(). The node is an RNIC, every
  *	   port an iWARP port (Ethernet link layer) tied to init_net's
  *	   loopback net device, as rdma_cm wants to see it
+ * @uverbs: give the device user contexts (alloc_ucontext and
+ *	    dealloc_ucontext, counted in MOCK_OBJ_UCONTEXT, uverbs ABI
+ *	    MOCK_IBDEV_UVERBS_ABI), so that ib_uverbs offers it to user space
  */
 struct mock_ibdev_cfg {
 	u32 nports;
@@ -54,6 +57,7 @@ struct mock_ibdev_cfg {
 	bool driver_drain;
 	bool mad;
 	bool iwarp;
+	bool uverbs;
 };
 
 /*
@@ -118,6 +122,7 @@ enum mock_obj {
 	MOCK_OBJ_WQ,
 	MOCK_OBJ_GID,		/* added by add_gid, not yet del_gid'd */
 	MOCK_OBJ_AH,
+	MOCK_OBJ_UCONTEXT,	/* cfg.uverbs devices only */
 	MOCK_OBJ_NR
 };
 
@@ -130,6 +135,8 @@ enum mock_obj {
 #define MOCK_IBDEV_GID_TBL_LEN(port)	(8 * (port))
 #define MOCK_IBDEV_PKEY(port, index)	(0x8000 | ((port) << 8) | (index))
 #define MOCK_IBDEV_FW			"1.2.3"
+/* The uverbs_abi_ver of a cfg.uverbs device. */
+#define MOCK_IBDEV_UVERBS_ABI		7
 /* The subnet manager's LID and SL on the IB ports of a cfg.mad device. */
 #define MOCK_IBDEV_SM_LID		0x0001
 #define MOCK_IBDEV_SM_SL		3

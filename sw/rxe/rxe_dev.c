@@ -225,6 +225,8 @@ static const struct ib_device_ops rxe_dev_ops = {
 	.alloc_hw_port_stats	= rxe_counters_alloc,
 	.get_hw_stats		= rxe_counters_get,
 
+	.alloc_ucontext		= rxe_ucontext_alloc,
+	.dealloc_ucontext	= rxe_ucontext_dealloc,
 	.alloc_pd		= rxe_pd_alloc,
 	.dealloc_pd		= rxe_pd_dealloc,
 	.create_ah		= rxe_ah_create,
@@ -264,6 +266,7 @@ static const struct ib_device_ops rxe_dev_ops = {
 	INIT_RDMA_OBJ_SIZE(ib_pd, rxe_pd, ibpd),
 	INIT_RDMA_OBJ_SIZE(ib_qp, rxe_qp, ibqp),
 	INIT_RDMA_OBJ_SIZE(ib_srq, rxe_srq, ibsrq),
+	INIT_RDMA_OBJ_SIZE(ib_ucontext, rxe_ucontext, ibuc),
 	INIT_RDMA_OBJ_SIZE(ib_mw, rxe_mw, ibmw),
 };
 

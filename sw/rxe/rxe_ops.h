@@ -8,6 +8,8 @@
 
 #include <rdma/ib_verbs.h>
 
+int rxe_ucontext_alloc(struct ib_ucontext *ibuc, struct ib_udata *udata);
+void rxe_ucontext_dealloc(struct ib_ucontext *ibuc);
 int rxe_pd_alloc(struct ib_pd *ibpd, struct ib_udata *udata);
 int rxe_pd_dealloc(struct ib_pd *ibpd, struct ib_udata *udata);
 

@@ -7,17 +7,15 @@
 /**
  * rxe_pd_alloc() - the alloc_pd verb
  * @ibpd: the PD, allocated by the core
- * @udata: user data; user PDs are not supported yet
+ * @udata: user data of a user PD (rdma-core's rxe sends none), or NULL
  *
  * Context: process context.
- * Return: 0, -EOPNOTSUPP for a user PD, -ENOMEM beyond attr.max_pd.
+ * Return: 0, -ENOMEM beyond attr.max_pd.
  */
 int rxe_pd_alloc(struct ib_pd *ibpd, struct ib_udata *udata)
 {
 	struct rxe_dev *rxe = to_rdev(ibpd->device);
 
-	if (udata)
-		return -EOPNOTSUPP;
 	if (!rxe_count_inc(&rxe->num_pd, rxe->attr.max_pd)) {
 		rxe_dbg_dev(rxe, "too many PDs\n");
 		return -ENOMEM;

@@ -18,6 +18,12 @@
 
 struct rxe_qp;
 
+/* --- user contexts (rxe_ucontext.c) --------------------------------------- */
+
+struct rxe_ucontext {
+	struct ib_ucontext ibuc;
+};
+
 /* --- protection domains and address vectors (rxe_pd.c, rxe_av.c) ------- */
 
 struct rxe_pd {

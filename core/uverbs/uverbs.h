@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* core/uverbs/: ib_uverbs, the userspace verbs character devices, as its files see each other. */
+#ifndef RDMAOOT_CORE_UVERBS_UVERBS_H
+#define RDMAOOT_CORE_UVERBS_UVERBS_H
+
+#include <linux/cdev.h>
+#include <linux/device.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/srcu.h>
+#include <linux/xarray.h>
+#include <rdma/ib_verbs.h>
+#include <uapi/rdma/ib_user_verbs.h>
+
+/*
+ * Lifetime, in one place (Documentation/uverbs.rst says the same):
+ *
+ * A uverbs_dev exists for every ib_device whose driver can make user
+ * contexts. Its struct device (class infiniband_verbs) counts its users:
+ * the client's add() holds the first reference, every open file one more,
+ * and the memory goes with the last put. The ib_device itself is reached
+ * only through @ib_dev, an SRCU-protected pointer: every system call reads
+ * it inside srcu_read_lock(&@srcu) and finds NULL once the device is being
+ * removed. remove() clears the pointer, waits for the readers
+ * (synchronize_srcu()), then takes every open file off @files and destroys
+ * what the file still holds on the device (its objects, its ucontext),
+ * queueing a fatal event for its async event file. remove() never waits for
+ * user space: files stay open and answer -EIO from then on.
+ */
+struct uverbs_dev {
+	struct device dev;
+	struct cdev cdev;
+	int devnum;
+	struct ib_device __rcu *ib_dev;
+	struct srcu_struct srcu;
+	/* protects @files, the open files that still hold device resources */
+	struct mutex lists_mutex;
+	struct list_head files;
+};
+
+struct uverbs_async_file;
+
+/*
+ * One open of /dev/infiniband/uverbsN. @ucontext_lock serialises creating
+ * the ucontext with destroying the file's device resources (at close and
+ * at device removal); @ucontext is published with smp_store_release() once
+ * complete and read with smp_load_acquire() by commands.
+ */
+struct ib_uverbs_file {
+	struct uverbs_dev *udev;
+	struct list_head list;		/* on udev->files, under lists_mutex */
+	struct kref ref;
+	struct mutex ucontext_lock;
+	struct ib_ucontext *ucontext;
+	struct uverbs_async_file *async;	/* under ucontext_lock */
+	/* the handle table: struct ib_uobject by handle */
+	struct xarray uobjs;
+};
+
+/* ---- The uverbs devices (uverbs_dev.c) ----------------------------------- */
+
+#define UVERBS_MAJOR		231
+#define UVERBS_BASE_MINOR	192
+#define UVERBS_FIXED_MINORS	32
+#define UVERBS_MAX_DEVICES	1024
+/* The ABI the class file reports: the uverbs command set of 6.1. */
+#define UVERBS_CLASS_ABI	IB_USER_VERBS_ABI_VERSION
+
+extern struct ib_client uverbs_client;
+int uverbs_dev_init(void);
+void uverbs_dev_exit(void);
+struct ib_device *uverbs_dev_get_ibdev(struct uverbs_dev *udev);
+
+/* ---- Open files (uverbs_file.c) ------------------------------------------ */
+
+extern const struct file_operations uverbs_fops;
+void uverbs_file_put(struct ib_uverbs_file *file);
+void uverbs_file_destroy_hw(struct ib_uverbs_file *file, bool removal);
+struct ib_ucontext *uverbs_file_ucontext(struct ib_uverbs_file *file);
+
+/* ---- The async event file (uverbs_async.c) ------------------------------- */
+
+struct uverbs_async_file *uverbs_async_create(struct file **filp);
+void uverbs_async_put(struct uverbs_async_file *async);
+void uverbs_async_queue(struct uverbs_async_file *async, u64 element,
+			u32 event_type);
+
+/* ---- The handle table (uverbs_uobj.c) ------------------------------------ */
+
+/**
+ * struct uverbs_obj_type - what the handle table knows of a kind of object
+ * @name: for messages
+ * @destroy: destroy the object of @uobj; called once nobody else uses the
+ *	     handle. With @force (close, device removal) it must release
+ *	     everything even if the driver refuses; otherwise it may fail
+ *	     (-EBUSY while other objects use it) and the handle stays.
+ */
+struct uverbs_obj_type {
+	const char *name;
+	int (*destroy)(struct ib_uobject *uobj, struct ib_uverbs_file *file,
+		       bool force);
+};
+
+/* The handle table's view of uobject->uapi_object. */
+struct uverbs_api_object {
+	const struct uverbs_obj_type *type;
+};
+
+extern const struct uverbs_api_object uverbs_obj_pd;
+
+struct ib_uobject *uverbs_uobj_alloc(struct ib_uverbs_file *file,
+				     const struct uverbs_api_object *type);
+int uverbs_uobj_publish(struct ib_uobject *uobj);
+void uverbs_uobj_abort(struct ib_uobject *uobj);
+struct ib_uobject *uverbs_uobj_get_read(struct ib_uverbs_file *file,
+					const struct uverbs_api_object *type,
+					u32 handle);
+void uverbs_uobj_put_read(struct ib_uobject *uobj);
+int uverbs_uobj_destroy(struct ib_uverbs_file *file,
+			const struct uverbs_api_object *type, u32 handle);
+void uverbs_uobj_destroy_all(struct ib_uverbs_file *file);
+
+/* ---- write() commands (uverbs_write.c, uverbs_cmd_*.c) ------------------- */
+
+/**
+ * struct uverbs_cmd_ctx - one write() command as its handler sees it
+ * @file: the file it came on
+ * @ib_dev: the device, valid for the whole command (SRCU read side held)
+ * @ucontext: the file's ucontext, set for commands that need one
+ * @ucore: the core request and response (user buffers)
+ * @driver_udata: the driver's part of request and response
+ */
+struct uverbs_cmd_ctx {
+	struct ib_uverbs_file *file;
+	struct ib_device *ib_dev;
+	struct ib_ucontext *ucontext;
+	struct ib_udata ucore;
+	struct ib_udata driver_udata;
+};
+
+/**
+ * struct uverbs_cmd - one row of the write() command table
+ * @handler: runs the command; NULL: not implemented (-EOPNOTSUPP)
+ * @req_size: the least core request the command accepts, in bytes
+ * @resp_size: the least core response room it needs, in bytes
+ * @has_resp: the request starts with the u64 address of the response
+ * @has_udata: bytes past the core structs are the driver's
+ * @is_ex: an extended command (IB_USER_VERBS_CMD_FLAG_EXTENDED)
+ * @no_ucontext: runs before GET_CONTEXT (every other command answers
+ *		 -EINVAL on a file without a ucontext)
+ * @needs: offset in struct ib_device_ops of the driver op the command
+ *	   cannot work without, or 0
+ */
+struct uverbs_cmd {
+	int (*handler)(struct uverbs_cmd_ctx *ctx);
+	u16 req_size;
+	u16 resp_size;
+	u8 has_resp:1;
+	u8 has_udata:1;
+	u8 is_ex:1;
+	u8 no_ucontext:1;
+	u16 needs;
+};
+
+const struct uverbs_cmd *uverbs_cmd_lookup(u32 command);
+bool uverbs_cmd_supported(const struct uverbs_cmd *cmd,
+			  const struct ib_device *ib_dev);
+int uverbs_cmd_hdr_check(const struct ib_uverbs_cmd_hdr *hdr,
+			 const struct ib_uverbs_ex_cmd_hdr *ex, size_t count,
+			 const struct uverbs_cmd *cmd);
+ssize_t uverbs_write(struct file *filp, const char __user *buf, size_t count,
+		     loff_t *pos);
+
+int uverbs_cmd_request(struct uverbs_cmd_ctx *ctx, void *req, size_t len);
+int uverbs_cmd_response(struct uverbs_cmd_ctx *ctx, const void *resp,
+			size_t len);
+
+int uverbs_cmd_get_context(struct uverbs_cmd_ctx *ctx);
+int uverbs_cmd_query_device(struct uverbs_cmd_ctx *ctx);
+int uverbs_cmd_ex_query_device(struct uverbs_cmd_ctx *ctx);
+int uverbs_cmd_query_port(struct uverbs_cmd_ctx *ctx);
+int uverbs_cmd_alloc_pd(struct uverbs_cmd_ctx *ctx);
+int uverbs_cmd_dealloc_pd(struct uverbs_cmd_ctx *ctx);
+
+#endif /* RDMAOOT_CORE_UVERBS_UVERBS_H */
