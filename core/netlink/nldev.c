@@ -144,9 +144,11 @@ static int nldev_req_device(struct nldev_req *req, unsigned int needs)
 {
 	struct nlattr *idx = req->tb[RDMA_NLDEV_ATTR_DEV_INDEX];
 
-	if (!(needs & NLDEV_NEED_DEV))
+	if (!(needs & (NLDEV_NEED_DEV | NLDEV_MAY_DEV)))
 		return 0;
 	if (!idx) {
+		if (!(needs & NLDEV_NEED_DEV))
+			return 0;
 		NL_SET_ERR_MSG(req->extack, "device index is missing");
 		return -EINVAL;
 	}
@@ -168,6 +170,10 @@ static int nldev_req_port(struct nldev_req *req, unsigned int needs)
 		if (!(needs & NLDEV_NEED_PORT))
 			return 0;
 		NL_SET_ERR_MSG(req->extack, "port index is missing");
+		return -EINVAL;
+	}
+	if (!req->dev) {
+		NL_SET_ERR_MSG_ATTR(req->extack, port, "a port needs a device index");
 		return -EINVAL;
 	}
 	req->port = nla_get_u32(port);

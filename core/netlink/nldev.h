@@ -19,6 +19,8 @@ enum nldev_need {
 	NLDEV_NEED_PORT		= 1 << 1,
 	/* the port index may be left out (.port 0); checked when present */
 	NLDEV_MAY_PORT		= 1 << 2,
+	/* the device index may be left out (.dev NULL); looked up when present */
+	NLDEV_MAY_DEV		= 1 << 3,
 };
 
 /**
@@ -27,6 +29,7 @@ enum nldev_need {
  * @extack: where to say what was wrong; may be NULL
  * @admin: the sender has CAP_NET_ADMIN (shows keys of MRs and PDs)
  * @dev: the device of the request, held, when NLDEV_NEED_DEV was asked
+ *	 (or NLDEV_MAY_DEV and the request names one)
  * @port: the port of the request, or 0
  * @tb: the attributes, indexed by type
  */

@@ -29,6 +29,10 @@ static int nldev_chardev_fill(struct sk_buff *msg, struct nldev_req *req)
 	char name[RDMA_NLDEV_ATTR_CHARDEV_TYPE_SIZE];
 	int ret;
 
+	if (!req->tb[RDMA_NLDEV_ATTR_CHARDEV_TYPE]) {
+		NL_SET_ERR_MSG(req->extack, "chardev type is missing");
+		return -EINVAL;
+	}
 	nla_strscpy(name, req->tb[RDMA_NLDEV_ATTR_CHARDEV_TYPE], sizeof(name));
 	ret = ib_get_client_nl_info(req->dev, name, &info);
 	if (ret)
@@ -45,30 +49,6 @@ static int nldev_chardev_fill(struct sk_buff *msg, struct nldev_req *req)
 	return ret;
 }
 
-/*
- * The device is optional here, the port only with a device. Parse once
- * to see what the request names, then again to look it up.
- */
-static int nldev_chardev_parse(struct nldev_req *req,
-			       const struct nlmsghdr *nlh)
-{
-	int ret = nldev_req_parse(req, nlh, 0);
-
-	if (ret)
-		return ret;
-	if (!req->tb[RDMA_NLDEV_ATTR_CHARDEV_TYPE]) {
-		NL_SET_ERR_MSG(req->extack, "chardev type is missing");
-		return -EINVAL;
-	}
-	if (req->tb[RDMA_NLDEV_ATTR_DEV_INDEX])
-		return nldev_req_parse(req, nlh, NLDEV_NEED_DEV | NLDEV_MAY_PORT);
-	if (req->tb[RDMA_NLDEV_ATTR_PORT_INDEX]) {
-		NL_SET_ERR_MSG(req->extack, "a port needs a device index");
-		return -EINVAL;
-	}
-	return 0;
-}
-
 /**
  * nldev_get_chardev_doit() - RDMA_NLDEV_CMD_GET_CHARDEV
  * @skb: the request
@@ -82,21 +62,7 @@ static int nldev_chardev_parse(struct nldev_req *req,
 int nldev_get_chardev_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
 			   struct netlink_ext_ack *extack)
 {
-	u32 portid = NETLINK_CB(skb).portid;
-	struct nldev_req *req;
-	struct sk_buff *msg;
-	int ret;
-
-	req = nldev_req_new(sock_net(skb->sk), skb, extack);
-	if (!req)
-		return -ENOMEM;
-	ret = nldev_chardev_parse(req, nlh);
-	msg = ret ? ERR_PTR(ret) :
-		    nldev_reply_build(req, portid, nlh->nlmsg_seq,
-				      RDMA_NLDEV_CMD_GET_CHARDEV,
-				      nldev_chardev_fill);
-	nldev_req_free(req);
-	if (IS_ERR(msg))
-		return PTR_ERR(msg);
-	return rdma_nl_unicast(sock_net(skb->sk), msg, portid);
+	/* The device is optional here, the port only with a device. */
+	return nldev_reply_doit(skb, nlh, extack, NLDEV_MAY_DEV | NLDEV_MAY_PORT,
+				RDMA_NLDEV_CMD_GET_CHARDEV, nldev_chardev_fill);
 }

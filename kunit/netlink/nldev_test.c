@@ -273,6 +273,29 @@ static void parse_port_range_test(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, c->r.dev);
 }
 
+/* NLDEV_MAY_DEV: the device when named, none otherwise; no port alone. */
+static void parse_may_dev_test(struct kunit *test)
+{
+	struct nl_ctx *c = nl_req(test, RDMA_NLDEV_CMD_GET_CHARDEV);
+
+	KUNIT_EXPECT_EQ(test, nl_parse(c, NLDEV_MAY_DEV | NLDEV_MAY_PORT), 0);
+	KUNIT_EXPECT_NULL(test, c->r.dev);
+	KUNIT_EXPECT_EQ(test, c->r.port, 0U);
+
+	c = nl_req(test, RDMA_NLDEV_CMD_GET_CHARDEV);
+	KUNIT_ASSERT_EQ(test, nla_put_u32(c->req, RDMA_NLDEV_ATTR_PORT_INDEX, 1),
+			0);
+	KUNIT_EXPECT_EQ(test, nl_parse(c, NLDEV_MAY_DEV | NLDEV_MAY_PORT),
+			-EINVAL);
+	expect_msg(test, c, "a port needs a device index");
+	KUNIT_EXPECT_NULL(test, c->r.dev);
+
+	c = nl_dev_req(test, RDMA_NLDEV_CMD_GET_CHARDEV);
+	KUNIT_EXPECT_EQ(test, nl_parse(c, NLDEV_MAY_DEV | NLDEV_MAY_PORT), 0);
+	KUNIT_EXPECT_PTR_EQ(test, c->r.dev, nl_dev(test));
+	nldev_req_release(&c->r);
+}
+
 /* ---- GET, PORT_GET ------------------------------------------------------- */
 
 static void get_fill_test(struct kunit *test)
@@ -672,6 +695,7 @@ static struct kunit_case nldev_test_cases[] = {
 	KUNIT_CASE(parse_unknown_dev_test),
 	KUNIT_CASE(parse_port_test),
 	KUNIT_CASE(parse_port_range_test),
+	KUNIT_CASE(parse_may_dev_test),
 	KUNIT_CASE(get_fill_test),
 	KUNIT_CASE(port_fill_test),
 	KUNIT_CASE(rename_test),
