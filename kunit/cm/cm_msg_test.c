@@ -906,91 +906,6 @@ static void cm_msg_engine_sidr_rep_test(struct kunit *test)
 	engine_id_put(priv, own);
 }
 
-/* The RDMA Read depths an owner heard in its last REQ or REP event. */
-struct depths {
-	int events;
-	u8 responder_resources, initiator_depth;
-};
-
-static int depth_event(struct ib_cm_id *cm_id, const struct ib_cm_event *ev)
-{
-	struct depths *d = cm_id->context;
-
-	if (ev->event == IB_CM_REQ_RECEIVED) {
-		d->responder_resources = ev->param.req_rcvd.responder_resources;
-		d->initiator_depth = ev->param.req_rcvd.initiator_depth;
-	} else if (ev->event == IB_CM_REP_RECEIVED) {
-		d->responder_resources = ev->param.rep_rcvd.responder_resources;
-		d->initiator_depth = ev->param.rep_rcvd.initiator_depth;
-	} else {
-		return 0;
-	}
-	d->events++;
-	return 0;
-}
-
-/*
- * REQ_RECEIVED and REP_RECEIVED give the depths from the receiver's side,
- * as 6.1's ib_cm does: the sender's initiator depth (the Reads it will
- * issue) is the receiver's responder resources, and the sender's
- * responder resources bound the receiver's initiator depth. A passive
- * side that took them unswapped accepted an NFS/RDMA client (initiator
- * depth 0, its responder resources the device's) with no Read credits,
- * and svcrdma refused every connection.
- */
-static void cm_msg_engine_depth_test(struct kunit *test)
-{
-	const struct cm_vec *v = vec_of(test, 0x10);
-	struct cm_msg_req *req = kunit_kzalloc(test, sizeof(*req), GFP_KERNEL);
-	struct cm_msg_rep *rep = kunit_kzalloc(test, sizeof(*rep), GFP_KERNEL);
-	struct cm_in in = { .input = CM_IN_REQ, .port = &fake_port };
-	struct depths d = {};
-	struct cm_id_priv *priv;
-
-	KUNIT_ASSERT_NOT_NULL(test, v);
-	KUNIT_ASSERT_NOT_NULL(test, req);
-	KUNIT_ASSERT_NOT_NULL(test, rep);
-	cm_msg_decode(CM_MSG_REQ, (const struct ib_mad *)v->mad, req);
-	req->responder_resources = 16;
-	req->initiator_depth = 0;
-	priv = cm_id_alloc(&fake_dev, depth_event, &d);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(priv));
-	priv->tw = cm_timewait_alloc(priv, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, priv->tw);
-	in.msg = req;
-	in.tid = vec_tid(v);
-	KUNIT_EXPECT_EQ(test, engine_feed(priv, &in), 0);
-	KUNIT_EXPECT_EQ(test, d.events, 1);
-	KUNIT_EXPECT_EQ(test, d.responder_resources, 0);
-	KUNIT_EXPECT_EQ(test, d.initiator_depth, 16);
-	/* what the QP attributes will say: the same, receiver's side */
-	KUNIT_EXPECT_EQ(test, priv->responder_resources, 0);
-	KUNIT_EXPECT_EQ(test, priv->initiator_depth, 16);
-	cm_id_destroy(priv, 0);
-
-	v = vec_of(test, 0x13);
-	KUNIT_ASSERT_NOT_NULL(test, v);
-	cm_msg_decode(CM_MSG_REP, (const struct ib_mad *)v->mad, rep);
-	rep->responder_resources = 4;
-	rep->initiator_depth = 2;
-	memset(&d, 0, sizeof(d));
-	priv = cm_id_alloc(&fake_dev, depth_event, &d);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(priv));
-	priv->tw = cm_timewait_alloc(priv, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, priv->tw);
-	priv->id.state = IB_CM_REQ_SENT;
-	in.input = CM_IN_REP;
-	in.msg = rep;
-	in.tid = vec_tid(v);
-	KUNIT_EXPECT_EQ(test, engine_feed(priv, &in), 0);
-	KUNIT_EXPECT_EQ(test, d.events, 1);
-	KUNIT_EXPECT_EQ(test, d.responder_resources, 2);
-	KUNIT_EXPECT_EQ(test, d.initiator_depth, 4);
-	KUNIT_EXPECT_EQ(test, priv->responder_resources, 2);
-	KUNIT_EXPECT_EQ(test, priv->initiator_depth, 4);
-	cm_id_destroy(priv, 0);
-}
-
 /* A recorded MAD received on the fake port. */
 static int engine_recv(struct kunit *test, const struct cm_vec *v)
 {
@@ -1047,7 +962,6 @@ static struct kunit_case cm_msg_cases[] = {
 	KUNIT_CASE(cm_msg_engine_rej_test),
 	KUNIT_CASE(cm_msg_engine_rtu_drep_test),
 	KUNIT_CASE(cm_msg_engine_sidr_rep_test),
-	KUNIT_CASE(cm_msg_engine_depth_test),
 	KUNIT_CASE(cm_msg_engine_no_listener_test),
 	{}
 };
