@@ -14,7 +14,7 @@ pkgs=(
 	rdmacm-utils ibverbs-providers ibverbs-utils python3-pyverbs
 	tcpdump
 	nfs-kernel-server nfs-common rpcbind
-	nvme-cli fio
+	nvme-cli fio open-iscsi
 )
 
 missing=()

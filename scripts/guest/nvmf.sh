@@ -62,13 +62,6 @@ nvmf_ctrls() {
 	true
 }
 
-# nvmf_elapsed SINCE: seconds since SINCE (an $EPOCHREALTIME), 0.1 s precision.
-nvmf_elapsed() {
-	local now=${EPOCHREALTIME/./} then=${1/./}
-	local d=$(((now - then) / 100000))
-	echo "$((d / 10)).$((d % 10))"
-}
-
 # nvmf_target_up: subsystem, namespace on the ramdisk, rdma port on rxe0's
 # address, the subsystem linked to the port; nvmet-rdma then listens.
 nvmf_target_up() {
@@ -119,7 +112,7 @@ nvmf_connect() {
 	t_wait_for 30 nvmf_blk >/dev/null || t_fail "no block device for $NQN after connect"
 	n=$(nvmf_blk)
 	DEV=/dev/$n
-	CONNECT_TIME=$(nvmf_elapsed "$t0")
+	CONNECT_TIME=$(t_elapsed "$t0")
 }
 
 # nvmf_disconnect: nvme disconnect, wait for the block device to go.

@@ -49,3 +49,10 @@ t_counter() {
 	read -r v < "$f"
 	echo "$v"
 }
+
+# t_elapsed SINCE: seconds since SINCE (an $EPOCHREALTIME), 0.1 s precision.
+t_elapsed() {
+	local now=${EPOCHREALTIME/./} then=${1/./}
+	local d=$(((now - then) / 100000))
+	echo "$((d / 10)).$((d % 10))"
+}

@@ -85,7 +85,7 @@ test_run() {
 	fio_running || t_fail "fio ended while the port was gone: $(tail -5 "$OUTDIR/outage.out")"
 	nvmf_port_link
 	t_wait_for 60 nvmf_state_is live || t_fail "the controller is not live 60 s after its port came back: $(nvmf_state)"
-	t_log "controller live again $(nvmf_elapsed "$t") s after the port went"
+	t_log "controller live again $(t_elapsed "$t") s after the port went"
 	t_wait_for 120 fio_gone || t_fail "fio did not end within 120 s of the port's return"
 	wait "$FIO_PID"
 	rc=$?
@@ -100,7 +100,7 @@ test_run() {
 		t_fail "fio did not read back 32 MiB across the port's outage"
 	nvmf_host_check
 	nvmf_disconnect
-	t_log "port outage: recovered, 32 MiB verified ($(nvmf_elapsed "$t0") s)"
+	t_log "port outage: recovered, 32 MiB verified ($(t_elapsed "$t0") s)"
 
 	# 2. the RDMA device deleted under I/O
 	t0=$EPOCHREALTIME
@@ -117,7 +117,7 @@ test_run() {
 	rc=$?
 	FIO_PID=
 	cat "$OUTDIR/devgone.out"
-	t_log "fio ended $(nvmf_elapsed "$t") s after the delete, exit $rc"
+	t_log "fio ended $(t_elapsed "$t") s after the delete, exit $rc"
 	[ "$rc" != 0 ] || t_fail "fio succeeded with its device deleted under it"
 	grep -qiE "error|No such device" "$OUTDIR/devgone.out" ||
 		t_fail "fio's output names no error"
@@ -140,5 +140,5 @@ test_run() {
 	t_run dd if="$DEV" of="$OUTDIR/blk.back" bs=1M count=1 iflag=direct status=none
 	cmp "$OUTDIR/blk.back" "$OUTDIR/blk" || t_fail "1 MiB read back over the new rxe0 differs"
 	nvmf_disconnect
-	t_log "device deleted under I/O: clean errors, and a new rxe0 serves again ($(nvmf_elapsed "$t0") s)"
+	t_log "device deleted under I/O: clean errors, and a new rxe0 serves again ($(t_elapsed "$t0") s)"
 }
