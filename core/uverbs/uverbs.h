@@ -10,6 +10,7 @@
 #include <linux/srcu.h>
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
+#include <rdma/uverbs_ioctl.h>
 #include <uapi/rdma/ib_user_verbs.h>
 
 /*
@@ -133,10 +134,18 @@ void uverbs_uobj_destroy_all(struct ib_uverbs_file *file);
 struct uverbs_cmd_ctx {
 	struct ib_uverbs_file *file;
 	struct ib_device *ib_dev;
-	struct ib_ucontext *ucontext;
+	/* drivers find @ucontext from @driver_udata (rdma_udata_to_drv_context) */
+	union {
+		struct uverbs_attr_bundle bundle;
+		struct {
+			struct ib_udata driver_udata;
+			struct ib_ucontext *ucontext;
+		};
+	};
 	struct ib_udata ucore;
-	struct ib_udata driver_udata;
 };
+static_assert(offsetof(struct uverbs_cmd_ctx, ucontext) ==
+	      offsetof(struct uverbs_cmd_ctx, bundle.context));
 
 /**
  * struct uverbs_cmd - one row of the write() command table
