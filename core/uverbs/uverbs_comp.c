@@ -206,12 +206,11 @@ static int uverbs_comp_release(struct inode *inode, struct file *filp)
 	return 0;
 }
 
+/* Read-only events, one per read(); no seeking. */
 static const struct file_operations uverbs_comp_fops = {
-	.owner = THIS_MODULE,
-	.read = uverbs_comp_read,
-	.poll = uverbs_comp_poll,
+	.owner = THIS_MODULE, .llseek = no_llseek,
+	.read = uverbs_comp_read, .poll = uverbs_comp_poll,
 	.release = uverbs_comp_release,
-	.llseek = no_llseek,
 };
 
 /**
