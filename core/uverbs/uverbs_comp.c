@@ -8,7 +8,9 @@
  * sits on the channel's list and on its CQ's list of unread events; read()
  * counts it for the CQ (DESTROY_CQ reports the count, which libibverbs
  * waits for in ibv_destroy_cq), and destroying the CQ takes back what the
- * process did not read.
+ * process did not read. Once the uverbs file's ucontext is torn down (the
+ * file closed or the device removed) the channel is dead: read() drains
+ * what is queued, then answers -EIO, as 6.1's does.
  */
 
 #include <linux/anon_inodes.h>
@@ -114,6 +116,9 @@ void uverbs_comp_queue(struct uverbs_comp_channel *ch, u64 cq_handle,
  * @ch: the channel
  * @obj_list: the CQ's list of unread events
  *
+ * Also wakes the channel's readers: a CQ going may be the file's teardown,
+ * after which read() answers -EIO.
+ *
  * Context: Any context.
  */
 void uverbs_comp_forget(struct uverbs_comp_channel *ch,
@@ -129,6 +134,13 @@ void uverbs_comp_forget(struct uverbs_comp_channel *ch,
 		kfree(ev);
 	}
 	spin_unlock_irqrestore(&ch->lock, flags);
+	wake_up_interruptible(&ch->wait);
+}
+
+/* No more events will come: the file released, or its ucontext gone. */
+static bool uverbs_comp_dead(struct uverbs_comp_channel *ch)
+{
+	return ch->closed || !uverbs_file_ucontext(ch->owner);
 }
 
 static bool uverbs_comp_ready(struct uverbs_comp_channel *ch)
@@ -136,7 +148,7 @@ static bool uverbs_comp_ready(struct uverbs_comp_channel *ch)
 	bool ready;
 
 	spin_lock_irq(&ch->lock);
-	ready = !list_empty(&ch->events) || ch->closed;
+	ready = !list_empty(&ch->events) || uverbs_comp_dead(ch);
 	spin_unlock_irq(&ch->lock);
 	return ready;
 }
@@ -151,12 +163,18 @@ static struct uverbs_comp_event *uverbs_comp_take(struct file *filp)
 		spin_lock_irq(&ch->lock);
 		ev = list_first_entry_or_null(&ch->events,
 					      struct uverbs_comp_event, list);
-		if (ev || ch->closed)
+		if (ev || uverbs_comp_dead(ch))
 			break;
 		spin_unlock_irq(&ch->lock);
 		if (filp->f_flags & O_NONBLOCK)
 			return ERR_PTR(-EAGAIN);
-		if (wait_event_interruptible(ch->wait, uverbs_comp_ready(ch)))
+		/*
+		 * The file's teardown clears its ucontext after the CQs went
+		 * (and woke us): look again every second rather than miss it.
+		 */
+		if (wait_event_interruptible_timeout(ch->wait,
+						     uverbs_comp_ready(ch),
+						     HZ) < 0)
 			return ERR_PTR(-ERESTARTSYS);
 	}
 	if (ev) {
