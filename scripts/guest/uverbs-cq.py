@@ -288,7 +288,7 @@ def events(fd):
         r, _, _ = select.select([async_fd], [], [], 1)
         if not r:
             continue
-        element, ev, _, _ = struct.unpack("<QIII", os.read(async_fd, 16))
+        element, ev, _ = struct.unpack("<QII", os.read(async_fd, 16))
         seen.append((ev, element))
         if element == 1:
             want.discard(ev)
