@@ -10,6 +10,7 @@
 #include <linux/srcu.h>
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
+#include <rdma/uverbs_ioctl.h>
 #include <uapi/rdma/ib_user_verbs.h>
 
 /*
@@ -84,6 +85,29 @@ struct uverbs_async_file *uverbs_async_create(struct file **filp);
 void uverbs_async_put(struct uverbs_async_file *async);
 void uverbs_async_queue(struct uverbs_async_file *async, u64 element,
 			u32 event_type);
+void uverbs_async_get(struct uverbs_async_file *async);
+void uverbs_async_queue_obj(struct uverbs_async_file *async, u64 element,
+			    u32 event_type, struct list_head *obj_list,
+			    u32 *counter);
+void uverbs_async_forget(struct uverbs_async_file *async,
+			 struct list_head *obj_list);
+void uverbs_async_watch(struct uverbs_async_file *async,
+			struct ib_device *ib_dev);
+void uverbs_async_unwatch(struct uverbs_async_file *async);
+
+/* ---- Completion channels (uverbs_comp.c) --------------------------------- */
+
+struct uverbs_comp_channel;
+struct uverbs_comp_channel *uverbs_comp_get(int fd, struct ib_uverbs_file *file);
+void uverbs_comp_put(struct uverbs_comp_channel *ch);
+void uverbs_comp_queue(struct uverbs_comp_channel *ch, u64 cq_handle,
+		       struct list_head *obj_list, u32 *counter);
+void uverbs_comp_forget(struct uverbs_comp_channel *ch,
+			struct list_head *obj_list);
+
+/* ---- mmap() of driver buffers (uverbs_mmap.c) ---------------------------- */
+
+int uverbs_mmap(struct file *filp, struct vm_area_struct *vma);
 
 /* ---- The handle table (uverbs_uobj.c) ------------------------------------ */
 
@@ -107,6 +131,7 @@ struct uverbs_api_object {
 };
 
 extern const struct uverbs_api_object uverbs_obj_pd;
+extern const struct uverbs_api_object uverbs_obj_cq;
 
 struct ib_uobject *uverbs_uobj_alloc(struct ib_uverbs_file *file,
 				     const struct uverbs_api_object *type);
@@ -133,10 +158,18 @@ void uverbs_uobj_destroy_all(struct ib_uverbs_file *file);
 struct uverbs_cmd_ctx {
 	struct ib_uverbs_file *file;
 	struct ib_device *ib_dev;
-	struct ib_ucontext *ucontext;
+	/* drivers find @ucontext from @driver_udata (rdma_udata_to_drv_context) */
+	union {
+		struct uverbs_attr_bundle bundle;
+		struct {
+			struct ib_udata driver_udata;
+			struct ib_ucontext *ucontext;
+		};
+	};
 	struct ib_udata ucore;
-	struct ib_udata driver_udata;
 };
+static_assert(offsetof(struct uverbs_cmd_ctx, ucontext) ==
+	      offsetof(struct uverbs_cmd_ctx, bundle.context));
 
 /**
  * struct uverbs_cmd - one row of the write() command table
@@ -181,5 +214,12 @@ int uverbs_cmd_ex_query_device(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_query_port(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_alloc_pd(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_dealloc_pd(struct uverbs_cmd_ctx *ctx);
+int uverbs_cmd_create_comp_channel(struct uverbs_cmd_ctx *ctx);
+int uverbs_cmd_create_cq(struct uverbs_cmd_ctx *ctx);
+int uverbs_cmd_ex_create_cq(struct uverbs_cmd_ctx *ctx);
+int uverbs_cmd_resize_cq(struct uverbs_cmd_ctx *ctx);
+int uverbs_cmd_poll_cq(struct uverbs_cmd_ctx *ctx);
+int uverbs_cmd_req_notify_cq(struct uverbs_cmd_ctx *ctx);
+int uverbs_cmd_destroy_cq(struct uverbs_cmd_ctx *ctx);
 
 #endif /* RDMAOOT_CORE_UVERBS_UVERBS_H */

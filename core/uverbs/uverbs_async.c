@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The async event file GET_CONTEXT hands out: a queue of ib_uverbs_async_event_desc that read() and poll() consume. */
 /*
- * For now the only event queued is IB_EVENT_DEVICE_FATAL, when the device
- * is removed under an open context; once it is queued the queue is
- * closed and, drained, read() answers -EIO. Port and object events come
- * with the objects that raise them.
+ * Events queued: the device's own (port state, GID and the like, whose
+ * element is the port number) through an ib_event_handler registered for
+ * the life of the ucontext; the events of user objects (a CQ's CQ_ERR,
+ * element the object's user handle), counted when read so that a destroy
+ * can report how many the process got; IB_EVENT_DEVICE_FATAL when the
+ * device is removed under an open context. Once that is queued the queue
+ * is closed and, drained, read() answers -EIO.
  */
 
 #include <linux/anon_inodes.h>
@@ -26,10 +29,18 @@ struct uverbs_async_file {
 	wait_queue_head_t wait;
 	struct list_head events;
 	bool closed;
+	struct ib_event_handler handler;	/* .device set while watching */
 };
 
+/*
+ * @obj_list: on the object's list of its unread events (empty for device
+ * events), so that destroying the object can take them back; @counter:
+ * the object's count of events read, bumped by read().
+ */
 struct uverbs_async_event {
 	struct list_head list;
+	struct list_head obj_list;
+	u32 *counter;
 	struct ib_uverbs_async_event_desc desc;
 };
 
@@ -45,6 +56,17 @@ static void uverbs_async_free(struct kref *ref)
 }
 
 /**
+ * uverbs_async_get() - Take a reference on an async event queue
+ * @async: the queue
+ *
+ * Context: Any context.
+ */
+void uverbs_async_get(struct uverbs_async_file *async)
+{
+	kref_get(&async->ref);
+}
+
+/**
  * uverbs_async_put() - Drop a reference on an async event queue
  * @async: the queue
  *
@@ -56,18 +78,18 @@ void uverbs_async_put(struct uverbs_async_file *async)
 }
 
 /**
- * uverbs_async_queue() - Queue an event for user space
+ * uverbs_async_queue_obj() - Queue an event of a user object
  * @async: the queue
- * @element: what the event is about (a user handle), 0 for the device
+ * @element: the object's user handle
  * @event_type: enum ib_event_type
- *
- * IB_EVENT_DEVICE_FATAL is the last event: the queue closes after it.
- * An event that finds no memory is dropped with a message.
+ * @obj_list: the object's list of unread events (uverbs_async_forget())
+ * @counter: the object's count of events read
  *
  * Context: Any context.
  */
-void uverbs_async_queue(struct uverbs_async_file *async, u64 element,
-			u32 event_type)
+void uverbs_async_queue_obj(struct uverbs_async_file *async, u64 element,
+			    u32 event_type, struct list_head *obj_list,
+			    u32 *counter)
 {
 	struct uverbs_async_event *ev;
 	unsigned long flags;
@@ -80,7 +102,12 @@ void uverbs_async_queue(struct uverbs_async_file *async, u64 element,
 	if (ev && !async->closed) {
 		ev->desc = (struct ib_uverbs_async_event_desc) {
 			.element = element, .event_type = event_type };
+		ev->counter = counter;
 		list_add_tail(&ev->list, &async->events);
+		if (obj_list)
+			list_add_tail(&ev->obj_list, obj_list);
+		else
+			INIT_LIST_HEAD(&ev->obj_list);
 		ev = NULL;
 	}
 	if (event_type == IB_EVENT_DEVICE_FATAL)
@@ -88,6 +115,87 @@ void uverbs_async_queue(struct uverbs_async_file *async, u64 element,
 	spin_unlock_irqrestore(&async->lock, flags);
 	kfree(ev);
 	wake_up_interruptible(&async->wait);
+}
+
+/**
+ * uverbs_async_queue() - Queue an event for user space
+ * @async: the queue
+ * @element: what the event is about (a port number), 0 for the device
+ * @event_type: enum ib_event_type
+ *
+ * IB_EVENT_DEVICE_FATAL is the last event: the queue closes after it.
+ * An event that finds no memory is dropped with a message.
+ *
+ * Context: Any context.
+ */
+void uverbs_async_queue(struct uverbs_async_file *async, u64 element,
+			u32 event_type)
+{
+	uverbs_async_queue_obj(async, element, event_type, NULL, NULL);
+}
+
+/**
+ * uverbs_async_forget() - Take back the unread events of an object
+ * @async: the queue they are on
+ * @obj_list: the object's list of unread events
+ *
+ * Called when the object is destroyed: its events must not reach user
+ * space any more, nor their counter be bumped.
+ *
+ * Context: Any context.
+ */
+void uverbs_async_forget(struct uverbs_async_file *async,
+			 struct list_head *obj_list)
+{
+	struct uverbs_async_event *ev, *next;
+	unsigned long flags;
+
+	spin_lock_irqsave(&async->lock, flags);
+	list_for_each_entry_safe(ev, next, obj_list, obj_list) {
+		list_del(&ev->list);
+		list_del(&ev->obj_list);
+		kfree(ev);
+	}
+	spin_unlock_irqrestore(&async->lock, flags);
+}
+
+static void uverbs_async_device_event(struct ib_event_handler *handler,
+				      struct ib_event *event)
+{
+	struct uverbs_async_file *async =
+		container_of(handler, struct uverbs_async_file, handler);
+
+	uverbs_async_queue(async, event->element.port_num, event->event);
+}
+
+/**
+ * uverbs_async_watch() - Deliver a device's own events to an async queue
+ * @async: the queue of a file's ucontext
+ * @ib_dev: the device
+ *
+ * Context: Process context. Caller holds the file's ucontext_lock.
+ */
+void uverbs_async_watch(struct uverbs_async_file *async,
+			struct ib_device *ib_dev)
+{
+	INIT_IB_EVENT_HANDLER(&async->handler, ib_dev,
+			      uverbs_async_device_event);
+	ib_register_event_handler(&async->handler);
+}
+
+/**
+ * uverbs_async_unwatch() - Stop uverbs_async_watch()
+ * @async: the queue; nothing happens if it does not watch a device
+ *
+ * Context: Process context, the device still registered. Caller holds the
+ * file's ucontext_lock.
+ */
+void uverbs_async_unwatch(struct uverbs_async_file *async)
+{
+	if (!async->handler.device)
+		return;
+	ib_unregister_event_handler(&async->handler);
+	async->handler.device = NULL;
 }
 
 static bool uverbs_async_ready(struct uverbs_async_file *async)
@@ -121,8 +229,12 @@ static ssize_t uverbs_async_read(struct file *filp, char __user *buf,
 					     uverbs_async_ready(async)))
 			return -ERESTARTSYS;
 	}
-	if (ev)
+	if (ev) {
 		list_del(&ev->list);
+		list_del(&ev->obj_list);
+		if (ev->counter)
+			(*ev->counter)++;
+	}
 	spin_unlock_irq(&async->lock);
 	if (!ev)
 		return -EIO;

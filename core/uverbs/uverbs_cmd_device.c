@@ -109,6 +109,7 @@ int uverbs_cmd_get_context(struct uverbs_cmd_ctx *ctx)
 	if (file->async)
 		uverbs_async_put(file->async);
 	file->async = async;
+	uverbs_async_watch(async, ctx->ib_dev);
 	mutex_unlock(&file->ucontext_lock);
 	return 0;
 

@@ -57,6 +57,32 @@ static const struct uverbs_cmd uverbs_cmds[] = {
 	[IB_USER_VERBS_CMD_DEALLOC_PD] =
 		UVERBS_CMD_I(uverbs_cmd_dealloc_pd, struct ib_uverbs_dealloc_pd,
 			     UVERBS_NEEDS(dealloc_pd)),
+	[IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL] =
+		UVERBS_CMD_IO(uverbs_cmd_create_comp_channel,
+			      struct ib_uverbs_create_comp_channel,
+			      struct ib_uverbs_create_comp_channel_resp, 0),
+	[IB_USER_VERBS_CMD_CREATE_CQ] =
+		UVERBS_CMD_UDATA_IO(uverbs_cmd_create_cq,
+				    struct ib_uverbs_create_cq,
+				    struct ib_uverbs_create_cq_resp,
+				    UVERBS_NEEDS(create_cq)),
+	[IB_USER_VERBS_CMD_RESIZE_CQ] =
+		UVERBS_CMD_UDATA_IO(uverbs_cmd_resize_cq,
+				    struct ib_uverbs_resize_cq,
+				    struct ib_uverbs_resize_cq_resp,
+				    UVERBS_NEEDS(resize_cq)),
+	[IB_USER_VERBS_CMD_POLL_CQ] =
+		UVERBS_CMD_IO(uverbs_cmd_poll_cq, struct ib_uverbs_poll_cq,
+			      struct ib_uverbs_poll_cq_resp,
+			      UVERBS_NEEDS(poll_cq)),
+	[IB_USER_VERBS_CMD_REQ_NOTIFY_CQ] =
+		UVERBS_CMD_I(uverbs_cmd_req_notify_cq,
+			     struct ib_uverbs_req_notify_cq,
+			     UVERBS_NEEDS(req_notify_cq)),
+	[IB_USER_VERBS_CMD_DESTROY_CQ] =
+		UVERBS_CMD_IO(uverbs_cmd_destroy_cq, struct ib_uverbs_destroy_cq,
+			      struct ib_uverbs_destroy_cq_resp,
+			      UVERBS_NEEDS(destroy_cq)),
 	/* the rest of the legacy numbers, handlers to come */
 	[IB_USER_VERBS_CMD_OPEN_QP] = {},
 };
@@ -67,6 +93,11 @@ static const struct uverbs_cmd uverbs_ex_cmds[] = {
 			      struct ib_uverbs_ex_query_device, reserved,
 			      struct ib_uverbs_ex_query_device_resp,
 			      response_length, UVERBS_NEEDS(query_device)),
+	[IB_USER_VERBS_EX_CMD_CREATE_CQ] =
+		UVERBS_CMD_EX(uverbs_cmd_ex_create_cq,
+			      struct ib_uverbs_ex_create_cq, reserved,
+			      struct ib_uverbs_ex_create_cq_resp,
+			      response_length, UVERBS_NEEDS(create_cq)),
 	/* the rest of the extended numbers, handlers to come */
 	[IB_USER_VERBS_EX_CMD_MODIFY_CQ] = { .is_ex = 1 },
 };

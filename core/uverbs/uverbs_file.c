@@ -69,6 +69,8 @@ void uverbs_file_destroy_hw(struct ib_uverbs_file *file, bool removal)
 	if (ucontext) {
 		ib_dev = ucontext->device;
 		uverbs_uobj_destroy_all(file);
+		if (file->async)
+			uverbs_async_unwatch(file->async);
 		smp_store_release(&file->ucontext, NULL);
 		rdma_restrack_del(&ucontext->res);
 		if (removal && ib_dev->ops.disassociate_ucontext)
@@ -156,5 +158,6 @@ const struct file_operations uverbs_fops = {
 	.llseek = no_llseek,
 	/* commands */
 	.write = uverbs_write,
+	.mmap = uverbs_mmap,
 	.unlocked_ioctl = uverbs_ioctl, .compat_ioctl = uverbs_ioctl,
 };

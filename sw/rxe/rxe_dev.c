@@ -227,6 +227,7 @@ static const struct ib_device_ops rxe_dev_ops = {
 
 	.alloc_ucontext		= rxe_ucontext_alloc,
 	.dealloc_ucontext	= rxe_ucontext_dealloc,
+	.mmap			= rxe_mmap,
 	.alloc_pd		= rxe_pd_alloc,
 	.dealloc_pd		= rxe_pd_dealloc,
 	.create_ah		= rxe_ah_create,

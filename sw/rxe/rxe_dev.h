@@ -87,6 +87,7 @@ struct rxe_stats {
  * @num_qp:    live QPs
  * @num_mr:    live MRs
  * @num_mw:    live MWs
+ * @mmap_offset: bytes of mmap offsets handed out (rxe_mmap.c)
  */
 struct rxe_dev {
 	struct ib_device ib_dev;
@@ -111,6 +112,7 @@ struct rxe_dev {
 	struct rxe_stats __percpu *stats;
 
 	atomic_t num_pd, num_ah, num_cq, num_srq, num_qp, num_mr, num_mw;
+	atomic64_t mmap_offset;
 };
 
 static inline struct rxe_dev *to_rdev(struct ib_device *ibdev)

@@ -14,15 +14,27 @@
 #include <linux/spinlock.h>
 #include <rdma/ib_verbs.h>
 #include "rxe_dev.h"
+#include "rxe_mmap.h"
 #include "rxe_queue.h"
 
 struct rxe_qp;
 
 /* --- user contexts (rxe_ucontext.c) --------------------------------------- */
 
+/*
+ * @mmap_lock protects @mmap_pending: the buffers (struct rxe_mmap) the
+ * process may still map, each once (rxe_mmap.c).
+ */
 struct rxe_ucontext {
 	struct ib_ucontext ibuc;
+	spinlock_t mmap_lock;
+	struct list_head mmap_pending;
 };
+
+static inline struct rxe_ucontext *to_ruc(struct ib_ucontext *ibuc)
+{
+	return container_of(ibuc, struct rxe_ucontext, ibuc);
+}
 
 /* --- protection domains and address vectors (rxe_pd.c, rxe_av.c) ------- */
 
@@ -74,10 +86,14 @@ static inline struct rxe_ah *to_rah(struct ib_ah *ibah)
 /* --- completion queues (rxe_cq.c) --------------------------------------- */
 
 /**
- * struct rxe_cq - a completion queue of struct ib_wc slots
+ * struct rxe_cq - a completion queue of struct ib_wc slots (kernel) or of
+ * struct ib_uverbs_wc in a ring shared with user space (user)
  * @ibcq:   the core's CQ
- * @lock:   protects @queue (both ends), @notify and @overflow
- * @queue:  the struct ib_wc slots
+ * @lock:   protects @queue or @uring (the kernel's end), @notify and
+ *          @overflow
+ * @queue:  the struct ib_wc slots of a kernel CQ
+ * @uring:  the ring of a user CQ; user space polls it
+ * @is_user: a user CQ (@uring in use, @queue unused)
  * @notify: armed notification: 0, IB_CQ_NEXT_COMP or IB_CQ_SOLICITED
  * @overflow: a completion was lost; reported once as IB_EVENT_CQ_ERR
  */
@@ -85,6 +101,8 @@ struct rxe_cq {
 	struct ib_cq ibcq;
 	spinlock_t lock;
 	struct rxe_queue queue;
+	struct rxe_uring uring;
+	bool is_user;
 	u8 notify;
 	bool overflow;
 };
