@@ -107,6 +107,7 @@ struct uverbs_api_object {
 };
 
 extern const struct uverbs_api_object uverbs_obj_pd;
+extern const struct uverbs_api_object uverbs_obj_mr;
 
 struct ib_uobject *uverbs_uobj_alloc(struct ib_uverbs_file *file,
 				     const struct uverbs_api_object *type);
@@ -181,5 +182,7 @@ int uverbs_cmd_ex_query_device(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_query_port(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_alloc_pd(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_dealloc_pd(struct uverbs_cmd_ctx *ctx);
+int uverbs_cmd_reg_mr(struct uverbs_cmd_ctx *ctx);
+int uverbs_cmd_dereg_mr(struct uverbs_cmd_ctx *ctx);
 
 #endif /* RDMAOOT_CORE_UVERBS_UVERBS_H */

@@ -57,6 +57,13 @@ static const struct uverbs_cmd uverbs_cmds[] = {
 	[IB_USER_VERBS_CMD_DEALLOC_PD] =
 		UVERBS_CMD_I(uverbs_cmd_dealloc_pd, struct ib_uverbs_dealloc_pd,
 			     UVERBS_NEEDS(dealloc_pd)),
+	[IB_USER_VERBS_CMD_REG_MR] =
+		UVERBS_CMD_UDATA_IO(uverbs_cmd_reg_mr, struct ib_uverbs_reg_mr,
+				    struct ib_uverbs_reg_mr_resp,
+				    UVERBS_NEEDS(reg_user_mr)),
+	[IB_USER_VERBS_CMD_DEREG_MR] =
+		UVERBS_CMD_I(uverbs_cmd_dereg_mr, struct ib_uverbs_dereg_mr,
+			     UVERBS_NEEDS(dereg_mr)),
 	/* the rest of the legacy numbers, handlers to come */
 	[IB_USER_VERBS_CMD_OPEN_QP] = {},
 };
