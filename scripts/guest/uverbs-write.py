@@ -218,4 +218,6 @@ def main():
     return 1 if failed else 0
 
 
-sys.exit(main())
+# importable: uverbs-mr.py uses the helpers above
+if __name__ == "__main__":
+    sys.exit(main())
