@@ -108,6 +108,7 @@ struct uverbs_api_object {
 
 extern const struct uverbs_api_object uverbs_obj_pd;
 extern const struct uverbs_api_object uverbs_obj_mr;
+extern const struct uverbs_api_object uverbs_obj_mw;
 
 struct ib_uobject *uverbs_uobj_alloc(struct ib_uverbs_file *file,
 				     const struct uverbs_api_object *type);
@@ -184,5 +185,7 @@ int uverbs_cmd_alloc_pd(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_dealloc_pd(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_reg_mr(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_dereg_mr(struct uverbs_cmd_ctx *ctx);
+int uverbs_cmd_alloc_mw(struct uverbs_cmd_ctx *ctx);
+int uverbs_cmd_dealloc_mw(struct uverbs_cmd_ctx *ctx);
 
 #endif /* RDMAOOT_CORE_UVERBS_UVERBS_H */

@@ -64,6 +64,13 @@ static const struct uverbs_cmd uverbs_cmds[] = {
 	[IB_USER_VERBS_CMD_DEREG_MR] =
 		UVERBS_CMD_I(uverbs_cmd_dereg_mr, struct ib_uverbs_dereg_mr,
 			     UVERBS_NEEDS(dereg_mr)),
+	[IB_USER_VERBS_CMD_ALLOC_MW] =
+		UVERBS_CMD_UDATA_IO(uverbs_cmd_alloc_mw, struct ib_uverbs_alloc_mw,
+				    struct ib_uverbs_alloc_mw_resp,
+				    UVERBS_NEEDS(alloc_mw)),
+	[IB_USER_VERBS_CMD_DEALLOC_MW] =
+		UVERBS_CMD_I(uverbs_cmd_dealloc_mw, struct ib_uverbs_dealloc_mw,
+			     UVERBS_NEEDS(dealloc_mw)),
 	/* the rest of the legacy numbers, handlers to come */
 	[IB_USER_VERBS_CMD_OPEN_QP] = {},
 };

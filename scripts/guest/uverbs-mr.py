@@ -29,7 +29,7 @@ uw = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(uw)
 check, write, buf, legacy = uw.check, uw.write, uw.buf, uw.legacy
 
-REG_MR, DEREG_MR = 9, 13
+REG_MR, DEREG_MR, ALLOC_MW, DEALLOC_MW = 9, 13, 14, 16
 PAGE = mmap.PAGESIZE
 # IB_ACCESS_*
 LW, RW, RR, RA, MWB, ODP = 1, 2, 4, 8, 16, 64
@@ -80,6 +80,18 @@ class Dev:
     def dereg_mr(self, handle):
         return write(self.fd, legacy(DEREG_MR, struct.pack("<I", handle), 0))
 
+    def alloc_mw(self, mw_type, pd=None):
+        """(errno, handle, rkey)"""
+        r, addr = buf(8)
+        body = struct.pack("<QIB3x", addr, self.pd if pd is None else pd,
+                           mw_type)
+        err = write(self.fd, legacy(ALLOC_MW, body, 8))
+        return (err,) + struct.unpack("<II", r.raw)
+
+    def dealloc_mw(self, handle):
+        return write(self.fd, legacy(DEALLOC_MW, struct.pack("<I", handle),
+                                     0))
+
     def dealloc_pd(self, handle):
         return write(self.fd, legacy(uw.DEALLOC_PD, struct.pack("<I", handle),
                                      0))
@@ -124,6 +136,30 @@ def sizes_and_rights(dev, base):
               f"(errno {name(err)}, VmPin +{vm_pin() - pin0}, want +{want})")
     check("DEREG_MR twice", dev.dereg_mr(regs[0][0]) == errno.EINVAL)
     check("VmPin back where it was", vm_pin() == pin0, f"({vm_pin()} pages)")
+
+
+def windows(dev):
+    """ALLOC_MW and DEALLOC_MW: types 1 and 2, bad types and handles."""
+    mws = []
+    for t in (1, 2, 1):
+        err, handle, rkey = dev.alloc_mw(t)
+        check(f"ALLOC_MW type {t}", err == 0 and rkey != 0,
+              f"(errno {name(err)}, handle {handle}, rkey {rkey:#x})")
+        mws.append((handle, rkey))
+    check("MW handles and rkeys differ",
+          len({h for h, _ in mws}) == 3 and len({k for _, k in mws}) == 3)
+    for t in (0, 3, 255):
+        err = dev.alloc_mw(t)[0]
+        check(f"ALLOC_MW type {t}", err == errno.EINVAL, f"({name(err)})")
+    err = dev.alloc_mw(1, pd=4321)[0]
+    check("ALLOC_MW on no PD", err == errno.EINVAL, f"({name(err)})")
+    check("DEALLOC_PD with MWs on it", dev.dealloc_pd(dev.pd) == errno.EBUSY)
+    check("DEREG_MR of an MW's handle", dev.dereg_mr(mws[0][0]) == errno.EINVAL)
+    check("DEALLOC_MW", dev.dealloc_mw(mws[0][0]) == 0)
+    check("DEALLOC_MW twice", dev.dealloc_mw(mws[0][0]) == errno.EINVAL)
+    check("DEALLOC_MW of the PD's handle", dev.dealloc_mw(dev.pd) == errno.EINVAL)
+    check("DEALLOC_MW", dev.dealloc_mw(mws[1][0]) == 0)
+    # the third stays for close to free
 
 
 def read_only(dev):
@@ -226,6 +262,7 @@ def mode_abi(path):
     libc.mprotect.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
     libc.mprotect(fence + 3 * PAGE, PAGE, 0)  # PROT_NONE
     sizes_and_rights(dev, base)
+    windows(dev)
     ro = read_only(dev)
     bad_inputs(dev, base, fence)
     # the MR left and its PD go with the file

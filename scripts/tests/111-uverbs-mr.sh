@@ -1,7 +1,8 @@
 # User memory regions on our rxe (ib_umem, REG_MR/DEREG_MR): the write()
 # ABI by hand (scripts/guest/uverbs-mr.py abi: sizes and access flags,
 # VmPin rising and falling page by page, read-only memory, every bad
-# input's errno, an MR left for close); an unprivileged process under
+# input's errno, ALLOC_MW/DEALLOC_MW, an MR and an MW left for close);
+# an unprivileged process under
 # "ulimit -l" gets ENOMEM beyond RLIMIT_MEMLOCK and EPERM with a limit of
 # 0; a process holding an MR shows in "rdma res show mr" with its pid and
 # comm, and once it is killed its pins are gone system-wide
