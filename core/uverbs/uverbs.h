@@ -131,6 +131,8 @@ struct uverbs_api_object {
 };
 
 extern const struct uverbs_api_object uverbs_obj_pd;
+extern const struct uverbs_api_object uverbs_obj_mr;
+extern const struct uverbs_api_object uverbs_obj_mw;
 extern const struct uverbs_api_object uverbs_obj_cq;
 
 struct ib_uobject *uverbs_uobj_alloc(struct ib_uverbs_file *file,
@@ -214,6 +216,10 @@ int uverbs_cmd_ex_query_device(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_query_port(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_alloc_pd(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_dealloc_pd(struct uverbs_cmd_ctx *ctx);
+int uverbs_cmd_reg_mr(struct uverbs_cmd_ctx *ctx);
+int uverbs_cmd_dereg_mr(struct uverbs_cmd_ctx *ctx);
+int uverbs_cmd_alloc_mw(struct uverbs_cmd_ctx *ctx);
+int uverbs_cmd_dealloc_mw(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_create_comp_channel(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_create_cq(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_ex_create_cq(struct uverbs_cmd_ctx *ctx);

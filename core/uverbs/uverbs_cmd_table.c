@@ -57,6 +57,20 @@ static const struct uverbs_cmd uverbs_cmds[] = {
 	[IB_USER_VERBS_CMD_DEALLOC_PD] =
 		UVERBS_CMD_I(uverbs_cmd_dealloc_pd, struct ib_uverbs_dealloc_pd,
 			     UVERBS_NEEDS(dealloc_pd)),
+	[IB_USER_VERBS_CMD_REG_MR] =
+		UVERBS_CMD_UDATA_IO(uverbs_cmd_reg_mr, struct ib_uverbs_reg_mr,
+				    struct ib_uverbs_reg_mr_resp,
+				    UVERBS_NEEDS(reg_user_mr)),
+	[IB_USER_VERBS_CMD_DEREG_MR] =
+		UVERBS_CMD_I(uverbs_cmd_dereg_mr, struct ib_uverbs_dereg_mr,
+			     UVERBS_NEEDS(dereg_mr)),
+	[IB_USER_VERBS_CMD_ALLOC_MW] =
+		UVERBS_CMD_UDATA_IO(uverbs_cmd_alloc_mw, struct ib_uverbs_alloc_mw,
+				    struct ib_uverbs_alloc_mw_resp,
+				    UVERBS_NEEDS(alloc_mw)),
+	[IB_USER_VERBS_CMD_DEALLOC_MW] =
+		UVERBS_CMD_I(uverbs_cmd_dealloc_mw, struct ib_uverbs_dealloc_mw,
+			     UVERBS_NEEDS(dealloc_mw)),
 	[IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL] =
 		UVERBS_CMD_IO(uverbs_cmd_create_comp_channel,
 			      struct ib_uverbs_create_comp_channel,

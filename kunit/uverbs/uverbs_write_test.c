@@ -30,6 +30,10 @@ static const struct lookup_case lookup_cases[] = {
 	{ "QUERY_PORT", IB_USER_VERBS_CMD_QUERY_PORT, 0, true, false },
 	{ "ALLOC_PD", IB_USER_VERBS_CMD_ALLOC_PD, 0, true, false },
 	{ "DEALLOC_PD", IB_USER_VERBS_CMD_DEALLOC_PD, 0, true, false },
+	{ "REG_MR", IB_USER_VERBS_CMD_REG_MR, 0, true, false },
+	{ "DEREG_MR", IB_USER_VERBS_CMD_DEREG_MR, 0, true, false },
+	{ "ALLOC_MW", IB_USER_VERBS_CMD_ALLOC_MW, 0, true, false },
+	{ "DEALLOC_MW", IB_USER_VERBS_CMD_DEALLOC_MW, 0, true, false },
 	{ "EX QUERY_DEVICE", EXT | IB_USER_VERBS_EX_CMD_QUERY_DEVICE, 0,
 	  true, true },
 	/* defined by the ABI, not implemented yet */

@@ -218,5 +218,6 @@ def main():
     return 1 if failed else 0
 
 
+# importable: uverbs-mr.py and uverbs-cq.py use the helpers above
 if __name__ == "__main__":
     sys.exit(main())

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* rxe_mr.c - memory keys, memory regions (DMA and fast registration), and copies and atomics through them. */
+/* rxe_mr.c - memory keys, memory regions (DMA, fast registration, user memory), and copies and atomics through them. */
 
+#include <linux/highmem.h>
 #include <linux/log2.h>
 #include <linux/slab.h>
 #include <kunit/visibility.h>
+#include <rdma/ib_umem.h>
 #include "rxe_ops.h"
 #include "rxe_verbs.h"
 #include "rxe_qp.h"
@@ -275,34 +277,87 @@ int rxe_mr_map_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
 }
 EXPORT_SYMBOL_IF_KUNIT(rxe_mr_map_sg);
 
+/* The umem's pages, one pointer per CPU page, in address order. */
+static int rxe_mr_load_umem(struct rxe_mr *mr, struct ib_umem *umem)
+{
+	size_t npages = ib_umem_num_pages(umem);
+	struct sg_page_iter piter;
+	u32 i = 0;
+
+	mr->upages = kvcalloc(npages, sizeof(*mr->upages), GFP_KERNEL);
+	if (!mr->upages)
+		return -ENOMEM;
+	for_each_sgtable_page(&umem->sgt_append.sgt, &piter, 0) {
+		if (i == npages)
+			break;
+		mr->upages[i++] = sg_page_iter_page(&piter);
+	}
+	if (i != npages)
+		return -EFAULT;
+	mr->npages = i;
+	mr->max_pages = i;
+	mr->page_shift = PAGE_SHIFT;
+	mr->page_offset = ib_umem_offset(umem);
+	return 0;
+}
+
 /**
  * rxe_mr_reg_user() - the reg_user_mr verb
  * @ibpd: PD
- * @start: user virtual address
+ * @start: user virtual address of the first byte
  * @length: bytes
- * @iova: address the region is known by
- * @access: IB_ACCESS_* flags
- * @udata: user data
+ * @iova: address the region is known by (same offset in its page as
+ *	@start; ib_uverbs checks)
+ * @access: IB_ACCESS_* flags (checked by the caller)
+ * @udata: user data (rdma_rxe takes none)
  *
- * User memory arrives with ib_uverbs; until then the verb exists (the core
- * counts a device as a kernel verbs provider only when it does) and refuses.
+ * The pages are pinned with ib_umem_get() (RLIMIT_MEMLOCK applies) and
+ * stay pinned until rxe_mr_dereg(); the transport copies through them
+ * page by page.
  *
- * Context: process context.
- * Return: ERR_PTR(-EOPNOTSUPP).
+ * Context: process context of the owner of the memory, may sleep.
+ * Return: the MR, or ERR_PTR() of ib_umem_get()'s errors, -ENOMEM (also
+ * beyond attr.max_mr).
  */
 struct ib_mr *rxe_mr_reg_user(struct ib_pd *ibpd, u64 start, u64 length,
 			      u64 iova, int access, struct ib_udata *udata)
 {
-	ibdev_dbg(ibpd->device, "user memory registration is not supported yet\n");
-	return ERR_PTR(-EOPNOTSUPP);
+	struct ib_umem *umem;
+	struct rxe_mr *mr;
+	int err;
+
+	mr = rxe_mr_new(ibpd, RXE_MR_USER);
+	if (IS_ERR(mr))
+		return ERR_CAST(mr);
+	umem = ib_umem_get(ibpd->device, start, length, access);
+	if (IS_ERR(umem)) {
+		err = PTR_ERR(umem);
+		goto err_mr;
+	}
+	mr->umem = umem;
+	err = rxe_mr_load_umem(mr, umem);
+	if (err)
+		goto err_mr;
+	mr->access = access;
+	mr->iova = iova;
+	mr->length = length;
+	mr->state = RXE_MEM_VALID;
+	rxe_key_publish(to_rdev(ibpd->device), &mr->key);
+	return &mr->ibmr;
+
+err_mr:
+	/* releases what was set up so far, the umem included */
+	rxe_mr_dereg(&mr->ibmr, NULL);
+	return ERR_PTR(err);
 }
 
 /**
  * rxe_mr_dereg() - the dereg_mr verb
  * @ibmr: the MR
- * @udata: user data (unused: no user MRs yet)
+ * @udata: user data (unused)
  *
- * Waits until copies that found the MR are done with it.
+ * Waits until copies that found the MR are done with it, then unpins a
+ * user MR's pages.
  *
  * Context: process context, sleeps.
  * Return: 0, or -EBUSY while memory windows are bound to the MR.
@@ -315,6 +370,8 @@ int rxe_mr_dereg(struct ib_mr *ibmr, struct ib_udata *udata)
 	if (atomic_read(&mr->num_mw))
 		return -EBUSY;
 	rxe_key_del(rxe, &mr->key);
+	kvfree(mr->upages);
+	ib_umem_release(mr->umem);
 	kfree(mr->pages);
 	atomic_dec(&rxe->num_mr);
 	kfree_rcu(mr, key.rcu);
@@ -485,6 +542,22 @@ static void *rxe_mr_page_addr(const struct rxe_mr *mr, u64 iova, u32 *room)
 	return (void *)(uintptr_t)(mr->pages[idx] + in);
 }
 
+/*
+ * The pinned page of a user MR holding @iova, and @iova's offset in it
+ * (in *@in); NULL past the pages.
+ */
+static struct page *rxe_mr_user_page(const struct rxe_mr *mr, u64 iova,
+				     u32 *in)
+{
+	u64 off = iova - mr->iova + mr->page_offset;
+	u64 idx = off >> PAGE_SHIFT;
+
+	if (idx >= mr->npages)
+		return NULL;
+	*in = off & ~PAGE_MASK;
+	return mr->upages[idx];
+}
+
 static void rxe_copy(void *mem, void *buf, u32 len, enum rxe_copy_dir dir)
 {
 	if (dir == RXE_TO_MEM)
@@ -493,9 +566,33 @@ static void rxe_copy(void *mem, void *buf, u32 len, enum rxe_copy_dir dir)
 		memcpy(buf, mem, len);
 }
 
+/* Copy through a user MR: each page mapped only while it is copied. */
+static int rxe_mr_user_copy(struct rxe_mr *mr, u64 iova, void *buf, u32 len,
+			    enum rxe_copy_dir dir)
+{
+	struct page *page;
+	void *va;
+	u32 in;
+	u32 n;
+
+	while (len) {
+		page = rxe_mr_user_page(mr, iova, &in);
+		if (!page)
+			return -EINVAL;
+		n = min_t(u32, len, PAGE_SIZE - in);
+		va = kmap_local_page(page);
+		rxe_copy(va + in, buf, n, dir);
+		kunmap_local(va);
+		iova += n;
+		buf += n;
+		len -= n;
+	}
+	return 0;
+}
+
 /**
  * rxe_mr_copy() - copy between a buffer and an MR's memory
- * @mr: a DMA or page-list MR
+ * @mr: a DMA, page-list or user MR
  * @iova: first address in the MR
  * @buf: the kernel buffer
  * @len: bytes
@@ -519,6 +616,8 @@ int rxe_mr_copy(struct rxe_mr *mr, u64 iova, void *buf, u32 len,
 		rxe_copy((void *)(uintptr_t)iova, buf, len, dir);
 		return 0;
 	}
+	if (mr->kind == RXE_MR_USER)
+		return rxe_mr_user_copy(mr, iova, buf, len, dir);
 	while (len) {
 		mem = rxe_mr_page_addr(mr, iova, &room);
 		if (!mem)
@@ -552,22 +651,38 @@ int rxe_mr_atomic(struct rxe_mr *mr, u64 iova, bool cmp_swap, u64 swap_add,
 		  u64 comp, u64 *orig)
 {
 	u32 room = sizeof(u64);
+	struct page *page;
+	void *va = NULL;
 	void *mem;
+	u32 in;
 
 	if (!IS_ALIGNED(iova, sizeof(u64)) ||
 	    !rxe_mr_covers(mr, iova, sizeof(u64)))
 		return -EINVAL;
-	if (mr->kind == RXE_MR_DMA)
+	if (mr->kind == RXE_MR_DMA) {
 		mem = (void *)(uintptr_t)iova;
-	else
+	} else if (mr->kind == RXE_MR_USER) {
+		page = rxe_mr_user_page(mr, iova, &in);
+		if (!page)
+			return -EINVAL;
+		va = kmap_local_page(page);
+		mem = va + in;
+		room = PAGE_SIZE - in;
+	} else {
 		mem = rxe_mr_page_addr(mr, iova, &room);
-	if (!mem || room < sizeof(u64) || !IS_ALIGNED((uintptr_t)mem, 8))
+	}
+	if (!mem || room < sizeof(u64) || !IS_ALIGNED((uintptr_t)mem, 8)) {
+		if (va)
+			kunmap_local(va);
 		return -EINVAL;
+	}
 
 	if (cmp_swap)
 		*orig = cmpxchg64((u64 *)mem, comp, swap_add);
 	else
 		*orig = atomic64_fetch_add(swap_add, (atomic64_t *)mem);
+	if (va)
+		kunmap_local(va);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(rxe_mr_atomic);

@@ -67,6 +67,7 @@ enum rxe_mem_state {
 enum rxe_mr_kind {
 	RXE_MR_DMA,		/* iova == kernel virtual address, no bounds */
 	RXE_MR_PAGES,		/* fast registration: a page list */
+	RXE_MR_USER,		/* user memory: pinned pages of an ib_umem */
 };
 
 /**
@@ -88,6 +89,9 @@ enum rxe_mr_kind {
  * @max_pages: room in @pages
  * @pages:     kernel virtual address of each page (DMA addresses of a
  *             virtual-DMA device)
+ * @umem:      user MRs: the pinned memory, released at dereg
+ * @upages:    user MRs: the pinned pages in order (@npages of them), each
+ *             mapped with kmap_local_page() while it is copied
  * @num_mw:    memory windows bound to the MR; it cannot go while there are
  */
 struct rxe_mr {
@@ -106,6 +110,8 @@ struct rxe_mr {
 	u32 npages;
 	u32 max_pages;
 	u64 *pages;
+	struct ib_umem *umem;
+	struct page **upages;
 	atomic_t num_mw;
 };
 

@@ -10,13 +10,14 @@
 /**
  * rxe_mw_alloc() - the alloc_mw verb
  * @ibmw: the MW, allocated by the core; ibmw->type is 1 or 2
- * @udata: user data; user MWs are not supported yet
+ * @udata: user data (rdma_rxe takes none); a user MW is bound only by
+ *	work requests of a user QP of its PD
  *
  * The MW starts unbound, with rkey (index << 8).
  *
  * Context: process context.
- * Return: 0, -EOPNOTSUPP, -EINVAL for an unknown type, -ENOMEM (also
- * beyond attr.max_mw).
+ * Return: 0, -EINVAL for an unknown type, -ENOMEM (also beyond
+ * attr.max_mw).
  */
 int rxe_mw_alloc(struct ib_mw *ibmw, struct ib_udata *udata)
 {
@@ -24,8 +25,6 @@ int rxe_mw_alloc(struct ib_mw *ibmw, struct ib_udata *udata)
 	struct rxe_mw *mw = to_rmw(ibmw);
 	int err;
 
-	if (udata)
-		return -EOPNOTSUPP;
 	if (ibmw->type != IB_MW_TYPE_1 && ibmw->type != IB_MW_TYPE_2)
 		return -EINVAL;
 	if (!rxe_count_inc(&rxe->num_mw, rxe->attr.max_mw))
