@@ -176,10 +176,14 @@ int uverbs_cmd_response(struct uverbs_cmd_ctx *ctx, const void *resp,
 			size_t len);
 
 int uverbs_cmd_get_context(struct uverbs_cmd_ctx *ctx);
+struct ib_ucontext *uverbs_ucontext_alloc(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_query_device(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_ex_query_device(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_query_port(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_alloc_pd(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_dealloc_pd(struct uverbs_cmd_ctx *ctx);
+void uverbs_port_attr_copy(struct ib_uverbs_query_port_resp *resp,
+			   struct ib_device *ib_dev, u32 port,
+			   const struct ib_port_attr *attr);
 
 #endif /* RDMAOOT_CORE_UVERBS_UVERBS_H */
