@@ -86,8 +86,8 @@ check_abi() {
 		t_fail "uverbs-ioctl.py made fewer checks than it should"
 	rdma res show | grep "^[0-9]*: $IBDEV:" | grep -q " ctx 0 " ||
 		t_fail "a context is left after the file closed: $(rdma res show 2>&1)"
-	rdma res show | grep "^[0-9]*: $IBDEV:" | grep -q " pd 0 " ||
-		t_fail "a PD is left after the file closed: $(rdma res show 2>&1)"
+	! rdma res show pd dev "$IBDEV" | grep -q "comm python3" ||
+		t_fail "a user PD is left after the file closed: $(rdma res show pd 2>&1)"
 	t_log "the closed file left no context and no PD"
 }
 
