@@ -12,7 +12,7 @@ pkgs=(
 	qemu-system-x86 busybox-static
 	iproute2 procps tshark
 	rdmacm-utils ibverbs-providers ibverbs-utils python3-pyverbs
-	tcpdump
+	tcpdump strace
 	nfs-kernel-server nfs-common rpcbind
 	nvme-cli fio open-iscsi
 )

@@ -211,6 +211,7 @@ int uverbs_cmd_response(struct uverbs_cmd_ctx *ctx, const void *resp,
 			size_t len);
 
 int uverbs_cmd_get_context(struct uverbs_cmd_ctx *ctx);
+struct ib_ucontext *uverbs_ucontext_alloc(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_query_device(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_ex_query_device(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_query_port(struct uverbs_cmd_ctx *ctx);
@@ -227,5 +228,8 @@ int uverbs_cmd_resize_cq(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_poll_cq(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_req_notify_cq(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_destroy_cq(struct uverbs_cmd_ctx *ctx);
+void uverbs_port_attr_copy(struct ib_uverbs_query_port_resp *resp,
+			   struct ib_device *ib_dev, u32 port,
+			   const struct ib_port_attr *attr);
 
 #endif /* RDMAOOT_CORE_UVERBS_UVERBS_H */

@@ -9,11 +9,18 @@
 #include "restrack/restrack.h"
 #include "uverbs/uverbs.h"
 
-/*
- * A ucontext of the driver's size, not yet known to the driver; owned by
- * current in resource tracking once added (rdma res, ctxn of its objects).
+/**
+ * uverbs_ucontext_alloc() - A ucontext of the driver's size
+ * @ctx: the command (write() or ioctl) making it
+ *
+ * Not yet known to the driver; owned by current in resource tracking once
+ * added (rdma res, ctxn of its objects). Undo with rdma_restrack_del()
+ * and kfree().
+ *
+ * Context: Process context, may sleep.
+ * Return: the ucontext or NULL.
  */
-static struct ib_ucontext *uverbs_ucontext_alloc(struct uverbs_cmd_ctx *ctx)
+struct ib_ucontext *uverbs_ucontext_alloc(struct uverbs_cmd_ctx *ctx)
 {
 	struct ib_ucontext *ucontext;
 
@@ -272,9 +279,20 @@ static u32 uverbs_port_cap_flags(const struct ib_port_attr *attr)
 	return attr->ip_gids ? flags | IB_UVERBS_PCF_IP_BASED_GIDS : flags;
 }
 
-static void uverbs_port_attr_copy(struct ib_uverbs_query_port_resp *resp,
-				  struct ib_device *ib_dev, u32 port,
-				  const struct ib_port_attr *attr)
+/**
+ * uverbs_port_attr_copy() - A port's attributes as QUERY_PORT answers them
+ * @resp: filled in
+ * @ib_dev: the device
+ * @port: the port
+ * @attr: what ib_query_port() said
+ *
+ * Shared by the write() command and the ioctl method.
+ *
+ * Context: Any context.
+ */
+void uverbs_port_attr_copy(struct ib_uverbs_query_port_resp *resp,
+			   struct ib_device *ib_dev, u32 port,
+			   const struct ib_port_attr *attr)
 {
 	*resp = (struct ib_uverbs_query_port_resp) {
 		.port_cap_flags = uverbs_port_cap_flags(attr),

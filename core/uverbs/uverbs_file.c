@@ -8,6 +8,7 @@
 
 #include "restrack/restrack.h"
 #include "uverbs/uverbs.h"
+#include "uverbs/uverbs_ioctl.h"
 
 static void uverbs_file_free(struct kref *ref)
 {
@@ -140,18 +141,7 @@ static int uverbs_release(struct inode *inode, struct file *filp)
 	return 0;
 }
 
-/*
- * The ioctl() interface (objects, methods, attributes) comes later. Until
- * then every ioctl answers -ENOTTY, which tells libibverbs that the ioctl
- * framework is absent: it then sends every command through write().
- */
-static long uverbs_ioctl(struct file *filp, unsigned int cmd,
-			 unsigned long arg)
-{
-	return -ENOTTY;
-}
-
-/* A stream of commands: no seeking, no reading (answers go to user buffers). */
+/* A stream of commands (write() and ioctl()): no seeking, no reading (answers go to user buffers). */
 const struct file_operations uverbs_fops = {
 	.owner = THIS_MODULE,
 	.open = uverbs_open, .release = uverbs_release,

@@ -2,7 +2,7 @@
 # scripts/guest/uverbs-write.py DEVFILE - speak ib_uverbs' write() ABI by
 # hand on DEVFILE (/dev/infiniband/uverbsN): the errnos of malformed
 # headers, commands in the wrong order, GET_CONTEXT, QUERY_PORT, ALLOC_PD,
-# DEALLOC_PD and EX_QUERY_DEVICE answered field by field, ioctl() ENOTTY,
+# DEALLOC_PD and EX_QUERY_DEVICE answered field by field, a foreign ioctl() ENOTTY,
 # then a fixed-seed storm of random writes that may only fail with the
 # errnos the ABI has. Prints one line per check; exit status 0 when all
 # held. The structs are those of <rdma/ib_user_verbs.h>.
@@ -200,11 +200,12 @@ def storm(fd, rounds):
 
 def main():
     fd = os.open(sys.argv[1], os.O_RDWR)
+    # RDMA_VERBS_IOCTL is uverbs-ioctl.py's; any other number is not ours
     try:
-        fcntl.ioctl(fd, RDMA_VERBS_IOCTL, bytearray(24))
-        check("ioctl() answers ENOTTY", False, "(it succeeded)")
+        fcntl.ioctl(fd, RDMA_VERBS_IOCTL + 1, bytearray(24))
+        check("a foreign ioctl() answers ENOTTY", False, "(it succeeded)")
     except OSError as err:
-        check("ioctl() answers ENOTTY", err.errno == errno.ENOTTY,
+        check("a foreign ioctl() answers ENOTTY", err.errno == errno.ENOTTY,
               f"(errno {err.errno})")
     headers(fd)
     async_fd = get_context(fd)
@@ -218,6 +219,6 @@ def main():
     return 1 if failed else 0
 
 
-# importable: uverbs-mr.py and uverbs-cq.py use the helpers above
+# importable: uverbs-mr.py, uverbs-cq.py and uverbs-ioctl.py use the helpers above
 if __name__ == "__main__":
     sys.exit(main())

@@ -2,10 +2,11 @@
 # uverbs0 (231:192, mode 0666) and its class files; libibverbs finds it
 # through RDMA netlink's GET_CHARDEV, which loads ib_uverbs on demand;
 # ibv_devices and ibv_devinfo -v (GET_CONTEXT, QUERY_DEVICE,
-# EX_QUERY_DEVICE, QUERY_PORT over write(); ioctl answers ENOTTY) show
+# EX_QUERY_DEVICE, QUERY_PORT; since the ioctl engine, tests/113, through
+# ioctl and INVOKE_WRITE) show
 # what sysfs and the rdma tool show; the write() ABI spoken by hand
 # (scripts/guest/uverbs-write.py: every header errno, the commands field by
-# field, ENOTTY from ioctl, 2000 random writes; the file closed with a PD
+# field, ENOTTY from a foreign ioctl, 2000 random writes; the file closed with a PD
 # left); "rdma link delete" under a process
 # that holds a context and a PD finishes, the process sees errors and
 # DEVICE_FATAL, and everything unloads.
