@@ -34,10 +34,18 @@ static const struct lookup_case lookup_cases[] = {
 	{ "DEREG_MR", IB_USER_VERBS_CMD_DEREG_MR, 0, true, false },
 	{ "ALLOC_MW", IB_USER_VERBS_CMD_ALLOC_MW, 0, true, false },
 	{ "DEALLOC_MW", IB_USER_VERBS_CMD_DEALLOC_MW, 0, true, false },
+	{ "CREATE_COMP_CHANNEL", IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL, 0,
+	  true, false },
+	{ "CREATE_CQ", IB_USER_VERBS_CMD_CREATE_CQ, 0, true, false },
+	{ "RESIZE_CQ", IB_USER_VERBS_CMD_RESIZE_CQ, 0, true, false },
+	{ "POLL_CQ", IB_USER_VERBS_CMD_POLL_CQ, 0, true, false },
+	{ "REQ_NOTIFY_CQ", IB_USER_VERBS_CMD_REQ_NOTIFY_CQ, 0, true, false },
+	{ "DESTROY_CQ", IB_USER_VERBS_CMD_DESTROY_CQ, 0, true, false },
 	{ "EX QUERY_DEVICE", EXT | IB_USER_VERBS_EX_CMD_QUERY_DEVICE, 0,
 	  true, true },
+	{ "EX CREATE_CQ", EXT | IB_USER_VERBS_EX_CMD_CREATE_CQ, 0, true, true },
 	/* defined by the ABI, not implemented yet */
-	{ "CREATE_CQ", IB_USER_VERBS_CMD_CREATE_CQ, 0, false, false },
+	{ "CREATE_QP", IB_USER_VERBS_CMD_CREATE_QP, 0, false, false },
 	{ "OPEN_QP", IB_USER_VERBS_CMD_OPEN_QP, 0, false, false },
 	{ "EX CREATE_QP", EXT | IB_USER_VERBS_EX_CMD_CREATE_QP, 0, false,
 	  true },
@@ -147,9 +155,9 @@ static const struct legacy_case legacy_cases[] = {
 	{ "no request body", IB_USER_VERBS_CMD_DEALLOC_PD, HDR / 4, 0, HDR,
 	  -ENOSPC },
 	/* an unimplemented command still has its header checked */
-	{ "unimplemented, any size", IB_USER_VERBS_CMD_CREATE_CQ, HDR / 4, 0,
+	{ "unimplemented, any size", IB_USER_VERBS_CMD_CREATE_QP, HDR / 4, 0,
 	  HDR, 0 },
-	{ "unimplemented, bad count", IB_USER_VERBS_CMD_CREATE_CQ, HDR / 4, 0,
+	{ "unimplemented, bad count", IB_USER_VERBS_CMD_CREATE_QP, HDR / 4, 0,
 	  HDR + 4, -EINVAL },
 };
 
