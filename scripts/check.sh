@@ -128,10 +128,14 @@ for kind in $order; do
 	host_step "build/$kind" "$BUILD/build-$kind.log" make "$jobs" -C "$src" KDIR="$kdir" modules || continue
 	host_step "sparse/$kind" "$BUILD/sparse-$kind.log" make "$jobs" -C "$src" KDIR="$kdir" sparse
 	# The kernel's ULPs rebuilt against us, staged with our modules (the
-	# debug kernel is configured without RDMA, so without its ULPs).
+	# debug kernel, configured without RDMA, gets those it has the kernel
+	# side of: NVMe-oF).
 	if [ "$kind" = stock ]; then
 		host_step "ulps/$kind" "$BUILD/ulps-$kind.log" make -C "$src" KDIR="$kdir" ulps
 		host_step "tools" "$BUILD/tools.log" make -C "$RDMAOOT_TOP" tools
+	else
+		host_step "ulps/$kind" "$BUILD/ulps-$kind.log" make -C "$src" KDIR="$kdir" \
+			KVER="$(cat "$kdir/include/config/kernel.release")" ulps
 	fi
 	"$RDMAOOT_TOP/scripts/stage-modules.sh" "$kind" "$BUILD/$kind" > "$BUILD/stage-$kind.log" 2>&1 ||
 		{ echo "FAIL stage/$kind 0 see $BUILD/stage-$kind.log" >> "$HOSTRES"; continue; }

@@ -59,8 +59,9 @@ make -j"$(($(nproc) + 1))" bzImage modules_prepare >"$dir/build.log" 2>&1 ||
 # through Module.symvers; without a modules build only vmlinux.symvers exists.
 cp vmlinux.symvers Module.symvers
 touch "$dir/.built"
-# Builds for older fragments or source versions are gigabytes each.
-for old in "$RDMAOOT_CACHE"/debug-*; do
-	[ "$old" = "$dir" ] || rm -rf "$old"
-done
+# Builds for older fragments or source versions are gigabytes each: keep
+# this one and the newest other (a tree with the previous fragment, e.g. a
+# branch not yet merged, still finds its kernel), remove the rest.
+ls -1dt "$RDMAOOT_CACHE"/debug-* | grep -vxF "$dir" | tail -n +2 |
+	while read -r old; do rm -rf "$old"; done
 echo "$dir/linux"
