@@ -12,31 +12,19 @@
 # DEVICE_FATAL, and everything unloads.
 TEST_TIMEOUT=600
 
-VETH=uvveth0
-VPEER=uvveth1
-IBDEV=rxe0
-IP4=192.0.2.11
-IP4_GID=0000:0000:0000:0000:0000:ffff:c000:020b
-IB_CLASS=/sys/class/infiniband
+. "$RDMAOOT_TOP/scripts/guest/uverbs-env.sh"
+
 UV_CLASS=/sys/class/infiniband_verbs
 GO=/tmp/uverbs-hold.go
 HOLD_OUT=/tmp/uverbs-hold.out
 HOLD_PID=
 
 test_setup() {
-	command -v rdma >/dev/null || t_skip "the rdma tool (iproute2) is not installed"
-	command -v ibv_devinfo >/dev/null || t_skip "ibverbs-utils is not installed"
-	t_mod_path ib_uverbs >/dev/null || t_skip "ib_uverbs is not built"
-	t_run ip link add "$VETH" type veth peer name "$VPEER"
-	t_run ip addr add "$IP4/24" dev "$VETH"
-	t_run ip link set "$VETH" up
-	t_run ip link set "$VPEER" up
+	uv_env_setup ibv_devinfo
 	rm -f "$GO" "$HOLD_OUT"
 }
 
-gid1_is() { [ "$(cat "$IB_CLASS/$IBDEV/ports/1/gids/1" 2>/dev/null)" = "$IP4_GID" ]; }
 uverbs_gone() { [ ! -e "$UV_CLASS/uverbs0" ] && [ ! -e /dev/infiniband/uverbs0 ]; }
-ibdev_gone() { [ ! -e "$IB_CLASS/$IBDEV" ]; }
 hold_opened() { grep -q '^open:' "$HOLD_OUT" 2>/dev/null; }
 
 # The character device and the class files rdma-core reads.
@@ -129,7 +117,7 @@ check_removal() {
 	timeout 60 rdma link delete "$IBDEV" || t_fail "rdma link delete $IBDEV failed or hung while a process held it"
 	end=$(date +%s)
 	t_log "rdma link delete took $((end - start)) s with the device held open"
-	t_wait_for 5 ibdev_gone || t_fail "$IBDEV still exists"
+	t_wait_for 5 uv_ibdev_gone || t_fail "$IBDEV still exists"
 	t_wait_for 5 uverbs_gone || t_fail "uverbs0 is still there after the device went"
 	touch "$GO"
 	rc=0
@@ -142,9 +130,7 @@ check_removal() {
 }
 
 test_run() {
-	t_run modprobe rdma_rxe
-	t_run rdma link add "$IBDEV" type rxe netdev "$VETH"
-	t_wait_for 10 gid1_is || t_fail "$IBDEV has no GID 1 $IP4_GID"
+	uv_rxe_add
 	check_discovery
 	check_chardev
 	check_devinfo
@@ -157,7 +143,6 @@ test_run() {
 
 test_cleanup() {
 	[ -n "$HOLD_PID" ] && kill "$HOLD_PID" 2>/dev/null
-	rdma link delete "$IBDEV" 2>/dev/null
-	ip link del "$VETH" 2>/dev/null
+	uv_env_cleanup
 	rm -f "$GO" "$HOLD_OUT"
 }

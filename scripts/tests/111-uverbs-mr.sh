@@ -10,22 +10,13 @@
 # registers and deregisters MRs (ibv_reg_mr through ctypes).
 TEST_TIMEOUT=600
 
-VETH=mrveth0
-VPEER=mrveth1
-IBDEV=rxe0
-IP4=192.0.2.21
-UVDEV=/dev/infiniband/uverbs0
+. "$RDMAOOT_TOP/scripts/guest/uverbs-env.sh"
+
 WORK=/tmp/uverbs-mr
 HOLD_PID=
 
 test_setup() {
-	command -v rdma >/dev/null || t_skip "the rdma tool (iproute2) is not installed"
-	command -v setpriv >/dev/null || t_skip "setpriv (util-linux) is not installed"
-	t_mod_path ib_uverbs >/dev/null || t_skip "ib_uverbs is not built"
-	t_run ip link add "$VETH" type veth peer name "$VPEER"
-	t_run ip addr add "$IP4/24" dev "$VETH"
-	t_run ip link set "$VETH" up
-	t_run ip link set "$VPEER" up
+	uv_env_setup setpriv
 	# a copy anyone can read, for the unprivileged runs
 	rm -rf "$WORK"
 	mkdir -m 0755 "$WORK"
@@ -110,10 +101,8 @@ check_ibv() {
 }
 
 test_run() {
-	t_run modprobe rdma_rxe
-	t_run rdma link add "$IBDEV" type rxe netdev "$VETH"
-	t_run modprobe ib_uverbs
-	t_wait_for 10 test -c "$UVDEV" || t_fail "$UVDEV did not appear"
+	uv_rxe_add
+	uv_uverbs_up
 	check_abi
 	check_limit
 	check_exit
@@ -125,7 +114,6 @@ test_run() {
 
 test_cleanup() {
 	[ -n "$HOLD_PID" ] && kill -9 "$HOLD_PID" 2>/dev/null
-	rdma link delete "$IBDEV" 2>/dev/null
-	ip link del "$VETH" 2>/dev/null
+	uv_env_cleanup
 	rm -rf "$WORK"
 }

@@ -12,31 +12,19 @@
 # a user CQ need user QPs (not yet).
 TEST_TIMEOUT=600
 
-VETH=ucqveth0
-VPEER=ucqveth1
-IBDEV=rxe0
-IP4=192.0.2.21
-IP4_GID=0000:0000:0000:0000:0000:ffff:c000:0215
-IB_CLASS=/sys/class/infiniband
-DEVFILE=/dev/infiniband/uverbs0
+. "$RDMAOOT_TOP/scripts/guest/uverbs-env.sh"
+
 HELPER="$RDMAOOT_TOP/scripts/guest/uverbs-cq.py"
 GO=/tmp/uverbs-cq.go
 OUT=/tmp/uverbs-cq.out
 BG_PID=
 
 test_setup() {
-	command -v rdma >/dev/null || t_skip "the rdma tool (iproute2) is not installed"
-	t_mod_path ib_uverbs >/dev/null || t_skip "ib_uverbs is not built"
-	t_run ip link add "$VETH" type veth peer name "$VPEER"
-	t_run ip addr add "$IP4/24" dev "$VETH"
-	t_run ip link set "$VETH" up
-	t_run ip link set "$VPEER" up
+	uv_env_setup
 	rm -f "$GO" "$OUT"
 }
 
-gid1_is() { [ "$(cat "$IB_CLASS/$IBDEV/ports/1/gids/1" 2>/dev/null)" = "$IP4_GID" ]; }
 port_is() { grep -q "$1" "$IB_CLASS/$IBDEV/ports/1/state" 2>/dev/null; }
-ibdev_gone() { [ ! -e "$IB_CLASS/$IBDEV" ]; }
 bg_said() { grep -q "^$1" "$OUT" 2>/dev/null; }
 bg_done() { ! kill -0 "$BG_PID" 2>/dev/null; }
 cq_count() { rdma res show | sed -n "s/^[0-9]*: $IBDEV: .* cq \([0-9]*\) .*/\1/p"; }
@@ -63,7 +51,7 @@ bg_wait() {
 }
 
 check_port_events() {
-	/usr/bin/python3 "$HELPER" "$DEVFILE" events > "$OUT" 2>&1 &
+	/usr/bin/python3 "$HELPER" "$UVDEV" events > "$OUT" 2>&1 &
 	BG_PID=$!
 	t_wait_for 60 bg_said ready || { cat "$OUT"; t_fail "the event reader did not start"; }
 	t_run ip link set "$VETH" down
@@ -76,28 +64,26 @@ check_port_events() {
 
 check_removal() {
 	local start end
-	/usr/bin/python3 "$HELPER" "$DEVFILE" removal "$GO" > "$OUT" 2>&1 &
+	/usr/bin/python3 "$HELPER" "$UVDEV" removal "$GO" > "$OUT" 2>&1 &
 	BG_PID=$!
 	t_wait_for 60 bg_said mapped || { cat "$OUT"; t_fail "the mapper did not map its ring"; }
 	start=$(date +%s)
 	timeout 60 rdma link delete "$IBDEV" || t_fail "rdma link delete hung or failed under a mapped ring"
 	end=$(date +%s)
 	t_log "rdma link delete took $((end - start)) s with a CQ ring mapped"
-	t_wait_for 5 ibdev_gone || t_fail "$IBDEV still exists"
+	t_wait_for 5 uv_ibdev_gone || t_fail "$IBDEV still exists"
 	touch "$GO"
 	bg_wait removal
 }
 
 test_run() {
 	local cqs
-	t_run modprobe rdma_rxe
 	t_run modprobe ib_uverbs
-	t_run rdma link add "$IBDEV" type rxe netdev "$VETH"
-	t_wait_for 10 gid1_is || t_fail "$IBDEV has no GID 1 $IP4_GID"
-	t_wait_for 10 test -c "$DEVFILE" || t_fail "no $DEVFILE"
+	uv_rxe_add
+	t_wait_for 10 test -c "$UVDEV" || t_fail "no $UVDEV"
 	cqs=$(cq_count)
 	[ -n "$cqs" ] || t_fail "rdma res show gives no CQ count for $IBDEV: $(rdma res show 2>&1)"
-	helper "$DEVFILE" basic
+	helper "$UVDEV" basic
 	t_eq "CQs of $IBDEV after the file closed (kernel ones only)" "$cqs" "$(cq_count)"
 	check_port_events
 	if [ -e /usr/lib/x86_64-linux-gnu/libibverbs.so.1 ] || ldconfig -p | grep -q libibverbs.so.1; then
@@ -112,7 +98,6 @@ test_run() {
 
 test_cleanup() {
 	[ -n "$BG_PID" ] && kill "$BG_PID" 2>/dev/null
-	rdma link delete "$IBDEV" 2>/dev/null
-	ip link del "$VETH" 2>/dev/null
+	uv_env_cleanup
 	rm -f "$GO" "$OUT"
 }
