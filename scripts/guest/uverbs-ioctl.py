@@ -4,8 +4,9 @@
 #   errno of the header and attribute contract libibverbs relies on, each
 #   method's happy path with its answers checked against sysfs and the
 #   write() commands, the abort of an object whose method failed, then a
-#   fixed-seed storm of random headers and attribute arrays that may only
-#   fail with the ABI's errnos.
+#   fixed-seed storm that may only fail with the ABI's errnos: random
+#   headers and attribute arrays, and valid calls with one or two fields
+#   mutated (a share of those must succeed: the handlers are reached).
 # scripts/guest/uverbs-ioctl.py hold DEVFILE READY GO
 #   Open DEVFILE and a context through ioctl, create READY, wait for GO (the
 #   caller removes the device meanwhile), then check that methods answer EIO
@@ -429,7 +430,59 @@ def pds_and_handles(fd):
     # handles[2] stays: closing the file frees it
 
 
+def storm_valid(rng, scratch):
+    """A call the kernel accepts as it stands: (object, method, attrs)."""
+    base = ctypes.addressof(scratch)
+    big = lambda aid, n: attr(aid, base, n, F_MANDATORY)
+    return rng.choice([
+        (O_DEVICE, M_QUERY_PORT, [const(A_PORT_NUM, 1),
+                                  big(A_PORT_RESP, PORT_RESP_EX)]),
+        (O_DEVICE, M_GID_ENTRY, [const(A_GE_PORT, 1),
+                                 const(A_GE_INDEX, rng.randrange(2)),
+                                 attr(A_GE_FLAGS, 0, 4, F_MANDATORY),
+                                 big(A_GE_ENTRY, GID_ENTRY)]),
+        (O_DEVICE, M_GID_TABLE, [const(A_GT_ESIZE, GID_ENTRY),
+                                 big(A_GT_ENTRIES, GID_ENTRY * 8),
+                                 attr(A_GT_NUM, base + 4096, 8,
+                                      F_MANDATORY)]),
+        (O_DEVICE, M_INFO_HANDLES, [const(A_INFO_OBJ, O_PD),
+                                    attr(A_INFO_TOTAL, base + 4096, 4, 0),
+                                    attr(A_INFO_LIST, base, 64, 0)]),
+        (O_DEVICE, M_INVOKE_WRITE, [const(A_WRITE_CMD, uw.QUERY_DEVICE),
+                                    attr(A_CORE_IN, 0, 8),
+                                    attr(A_CORE_OUT, base, 176, 0)]),
+    ])
+
+
+def storm_mutate(rng, attrs, base):
+    """One change to a valid call: a field of an attribute at an edge, an
+    attribute dropped, repeated or made up."""
+    bad = [0, 8, 0xffff888000000000, 0xfffffffffffff000]
+    how = rng.randrange(6)
+    if not attrs or how == 0:
+        attrs.append(attr(rng.randrange(8), base, rng.choice([0, 4, 8, 64]),
+                          rng.randrange(4)))
+        return
+    i = rng.randrange(len(attrs))
+    if how == 1:
+        del attrs[i]
+    elif how == 2:
+        attrs.append(list(attrs[i]))
+    elif how == 3:
+        # never past the scratch buffer: the kernel may write that far
+        attrs[i][1] = rng.choice([0, 1, 3, 4, 7, 9, 4095])
+    elif how == 4:
+        attrs[i][4] = rng.choice(bad + [rng.randrange(1 << 64)])
+    else:
+        attrs[i][2] ^= 1 << rng.randrange(16)
+
+
 def storm(fd, rounds):
+    """Random ioctls from a fixed seed: half are wholly random headers and
+    attribute arrays, half valid calls with one mutation, so that both the
+    parser and the handlers behind it see hostile input. Every answer must
+    be a documented errno, and a share of the valid-based calls must
+    succeed (else the storm never got past the parser)."""
     rng = random.Random(113)
     scratch = ctypes.create_string_buffer(8192)
     base = ctypes.addressof(scratch)
@@ -437,32 +490,40 @@ def storm(fd, rounds):
     allowed = {0, errno.EINVAL, errno.EPROTONOSUPPORT, errno.EOPNOTSUPP,
                errno.ENOSPC, errno.EFAULT, errno.ENOENT, errno.EBUSY,
                errno.ENOMEM, errno.ENODATA}
-    seen, fds = {}, []
-    for _ in range(rounds):
-        attrs = []
-        for _ in range(rng.randint(0, 6)):
-            aid = rng.choice([0, 1, 2, 3, 4, UHW_IN, UHW_OUT,
-                              rng.randrange(65536)])
-            length = rng.choice([0, 1, 4, 8, 9, 16, 32, 48, 176,
-                                 rng.randrange(4096)])
-            data = rng.choice([rng.randrange(1 << 64), base,
-                               base + rng.randrange(4096), rng.choice(bad),
-                               rng.randrange(8)])
-            attrs.append(attr(aid, data, length, rng.randrange(4),
-                              rng.choice([0, 0, 0, 1, 0x100])))
+    seen, fds, handled = {}, [], 0
+    for r in range(rounds):
         kw = {}
-        if rng.random() < 0.1:
-            kw["length"] = rng.randrange(65536)
-        if rng.random() < 0.05:
-            kw["num"] = rng.randrange(300)
-        if rng.random() < 0.05:
-            kw["res1"] = 1
-        if rng.random() < 0.05:
-            kw["driver_id"] = rng.randrange(20)
-        obj = rng.choice([O_DEVICE, O_DEVICE, O_PD, O_ASYNC, O_CQ,
-                          rng.randrange(20)])
-        err, got = ioctl(fd, obj, rng.randrange(9), attrs, **kw)
+        if r % 2:
+            obj, meth, attrs = storm_valid(rng, scratch)
+            for _ in range(rng.randrange(3)):
+                storm_mutate(rng, attrs, base)
+        else:
+            attrs = []
+            for _ in range(rng.randint(0, 6)):
+                aid = rng.choice([0, 1, 2, 3, 4, UHW_IN, UHW_OUT,
+                                  rng.randrange(65536)])
+                length = rng.choice([0, 1, 4, 8, 9, 16, 32, 48, 176,
+                                     rng.randrange(4096)])
+                data = rng.choice([rng.randrange(1 << 64), base,
+                                   base + rng.randrange(4096), rng.choice(bad),
+                                   rng.randrange(8)])
+                attrs.append(attr(aid, data, length, rng.randrange(4),
+                                  rng.choice([0, 0, 0, 1, 0x100])))
+            if rng.random() < 0.1:
+                kw["length"] = rng.randrange(65536)
+            if rng.random() < 0.05:
+                kw["num"] = rng.randrange(300)
+            if rng.random() < 0.05:
+                kw["res1"] = 1
+            if rng.random() < 0.05:
+                kw["driver_id"] = rng.randrange(20)
+            obj = rng.choice([O_DEVICE, O_DEVICE, O_PD, O_ASYNC, O_CQ,
+                              rng.randrange(20)])
+            meth = rng.randrange(9)
+        err, got = ioctl(fd, obj, meth, attrs, **kw)
         seen[err] = seen.get(err, 0) + 1
+        if err == 0 and r % 2:
+            handled += 1
         if err == 0 and obj == O_ASYNC:
             fds += [a[4] for a in got if a[0] == A_HANDLE and a[4] > 2]
     for afd in fds:
@@ -474,6 +535,8 @@ def storm(fd, rounds):
     check(f"{rounds} random ioctls", not bad_seen,
           "(" + ", ".join(f"{ERR.get(k, k)} {v}"
                           for k, v in sorted(seen.items())) + ")")
+    check("random ioctls built on valid calls reach the handlers",
+          handled >= rounds // 20, f"({handled} of {rounds // 2} succeeded)")
 
 
 def abi(devfile, ibdev, rounds):

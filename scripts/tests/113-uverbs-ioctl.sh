@@ -2,8 +2,10 @@
 # (1) The ABI by hand (scripts/guest/uverbs-ioctl.py abi): every errno of
 # the header and attribute contract, each method's answers against sysfs
 # and the write() commands, an aborted ASYNC_EVENT_ALLOC leaving no
-# descriptor, 2000 random ioctls from a fixed seed that may only fail
-# with the ABI's errnos; the closed file leaves no context and no PD.
+# descriptor, 2000 random ioctls from a fixed seed (half of them valid
+# calls with a field or two mutated, a share of which must succeed) that
+# may only fail with the ABI's errnos; the closed file leaves no context
+# and no PD.
 # (2) Which path libibverbs takes: ibv_devinfo -v under strace, once with
 # every ioctl answering ENOTTY (strace's fault injection: libibverbs'
 # write() fallback, which is what it used before the engine existed) and
@@ -16,12 +18,8 @@
 # checked by the runner.
 TEST_TIMEOUT=600
 
-VETH=uiveth0
-VPEER=uiveth1
-IBDEV=rxe0
-IP4=192.0.2.13
-IP4_GID=0000:0000:0000:0000:0000:ffff:c000:020d
-IB_CLASS=/sys/class/infiniband
+. "$RDMAOOT_TOP/scripts/guest/uverbs-env.sh"
+
 PY=$RDMAOOT_TOP/scripts/guest/uverbs-ioctl.py
 READY=/tmp/uverbs-ioctl.ready
 GO=/tmp/uverbs-ioctl.go
@@ -30,18 +28,10 @@ TRACE=/tmp/uverbs-ioctl.trace
 HOLD_PID=
 
 test_setup() {
-	command -v rdma >/dev/null || t_skip "the rdma tool (iproute2) is not installed"
-	command -v ibv_devinfo >/dev/null || t_skip "ibverbs-utils is not installed"
-	command -v strace >/dev/null || t_skip "strace is not installed (make deps)"
-	t_mod_path ib_uverbs >/dev/null || t_skip "ib_uverbs is not built"
-	t_run ip link add "$VETH" type veth peer name "$VPEER"
-	t_run ip addr add "$IP4/24" dev "$VETH"
-	t_run ip link set "$VETH" up
-	t_run ip link set "$VPEER" up
+	uv_env_setup ibv_devinfo strace
 	rm -f "$READY" "$GO" "$HOLD_OUT" "$TRACE"
 }
 
-gid1_is() { [ "$(cat "$IB_CLASS/$IBDEV/ports/1/gids/1" 2>/dev/null)" = "$IP4_GID" ]; }
 hold_ready() { [ -e "$READY" ]; }
 
 # ibv_devinfo -v with its syscalls on uverbs0 traced into $TRACE; "fallback"
@@ -107,11 +97,8 @@ check_removal() {
 }
 
 test_run() {
-	t_run modprobe rdma_rxe
-	t_run rdma link add "$IBDEV" type rxe netdev "$VETH"
-	t_wait_for 10 gid1_is || t_fail "$IBDEV has no GID 1 $IP4_GID"
-	t_run modprobe ib_uverbs
-	t_wait_for 10 test -c /dev/infiniband/uverbs0 || t_fail "no /dev/infiniband/uverbs0"
+	uv_rxe_add
+	uv_uverbs_up
 	check_abi
 	check_paths
 	check_removal
@@ -121,7 +108,6 @@ test_run() {
 
 test_cleanup() {
 	[ -n "$HOLD_PID" ] && kill "$HOLD_PID" 2>/dev/null
-	rdma link delete "$IBDEV" 2>/dev/null
-	ip link del "$VETH" 2>/dev/null
+	uv_env_cleanup
 	rm -f "$READY" "$GO" "$HOLD_OUT" "$TRACE"
 }
