@@ -29,167 +29,34 @@
 # nfsv4, nfsv3, nfs, nfsd and rpcrdma unload, leaving no rdma_cm id.
 # A failed mount prints rdma res, the rxe counters, the daemons' logs and
 # the rpcrdma and sunrpc tracepoints (enabled for that).
-# Stock only: the debug kernel is configured without RDMA, so without
-# these ULPs. Measured: 109 s on the stock kernel under TCG (15 s for
+# Server and client helpers: scripts/guest/nfs.sh. Stock only: the debug
+# kernel is configured without sunrpc, so without these ULPs. Measured: 109 s on the stock kernel under TCG (15 s for
 # each version's data).
 TEST_KERNELS=stock
 TEST_TIMEOUT=400
 
 . "$RDMAOOT_TOP/scripts/guest/rxe-pair.sh"
+. "$RDMAOOT_TOP/scripts/guest/nfs.sh"
 
 NFSDIR=/tmp/103
-EXPORT=$NFSDIR/export
-MNT=$NFSDIR/mnt
-SRC=$NFSDIR/src
-PIDS=$NFSDIR/pids
-TRACE=/sys/kernel/tracing
+NFS_CLIENTS=10.77.0.0/24
+NFS_DIAG_DEVS="rxe0 rxe1"
+# The client mounts from rxe1's namespace.
+NFS_NETNS=$NS
 
 test_setup() {
-	local c
-	for c in rpc.nfsd rpc.mountd rpcbind exportfs mount.nfs nsenter sha256sum; do
-		command -v "$c" >/dev/null || t_skip "$c is not installed (nfs-kernel-server, nfs-common, rpcbind)"
-	done
-	t_mod_path rpcrdma >/dev/null || t_skip "rpcrdma is not built (make ulps)"
-	t_mod_path nfsd >/dev/null || t_skip "the kernel has no nfsd module"
+	nfs_tools
 	rxe_pair_setup
-	mkdir -p "$EXPORT" "$MNT" "$SRC" "$PIDS"
-	t_run mount -t tmpfs -o size=64m nfs103 "$EXPORT"
-	t_run modprobe rpcrdma
-	# rpcrdma's tracepoints, for nfs_diag
-	for TRACE in /sys/kernel/tracing /sys/kernel/debug/tracing; do
-		[ -d "$TRACE/events/rpcrdma" ] && break
-	done
-	if [ -d "$TRACE/events/rpcrdma" ]; then
-		echo 1 > "$TRACE/events/rpcrdma/enable"
-		echo 1 > "$TRACE/events/sunrpc/enable"
-	fi
+	nfs_dirs
+	nfs_trace on
 	nfs_server_start
 }
 
-# daemon NAME CMD...: start CMD (staying in the foreground) in the
-# background, its pid kept for test_cleanup.
-daemon() {
-	local name=$1
-	shift
-	"$@" > "$NFSDIR/$name.log" 2>&1 &
-	echo $! > "$PIDS/$name"
-}
-
-nfs_server_start() {
-	mkdir -p /run/rpcbind /var/lib/nfs/v4recovery
-	daemon rpcbind rpcbind -f -w
-	t_wait_for 10 rpcinfo -p 127.0.0.1 >/dev/null 2>&1 ||
-		t_fail "rpcbind did not come up: $(cat "$NFSDIR/rpcbind.log")"
-	# nfsd before mountd: mountd answers the export caches' upcalls only
-	# for the channels that exist when it starts.
-	t_run modprobe nfsd
-	mountpoint -q /proc/fs/nfsd || t_run mount -t nfsd nfsd /proc/fs/nfsd
-	# fsid=0: the tmpfs is NFSv4's root (the guest's root, an overlay,
-	# cannot give the file handles of a pseudo root above it); NFSv3
-	# mounts it by its path.
-	echo "$EXPORT 10.77.0.0/24(rw,no_root_squash,insecure,no_subtree_check,fsid=0)" > /etc/exports
-	t_run exportfs -ra
-	daemon mountd rpc.mountd -F -p 20048
-	# The shortest NFSv4 grace period and lease (OPENs wait it out).
-	echo 10 > /proc/fs/nfsd/nfsv4gracetime || t_fail "cannot set the NFSv4 grace time"
-	echo 10 > /proc/fs/nfsd/nfsv4leasetime || t_fail "cannot set the NFSv4 lease time"
-	t_run rpc.nfsd 4
-	echo "rdma 20049" > /proc/fs/nfsd/portlist ||
-		t_fail "knfsd refused the rdma listener: $(dmesg | tail -n 5)"
-	cat /proc/fs/nfsd/portlist
-	grep -qx "rdma 20049" /proc/fs/nfsd/portlist ||
-		t_fail "no 'rdma 20049' in portlist: $(cat /proc/fs/nfsd/portlist)"
-	rdma res show cm_id | grep -q "state LISTEN .*src-addr 0.0.0.0:20049" ||
-		t_fail "no rdma_cm listener on :20049: $(rdma res show cm_id)"
-	t_wait_for 10 rpcinfo -p 127.0.0.1 mountd >/dev/null 2>&1 ||
-		rpcinfo -p 127.0.0.1 | grep -q mountd ||
-		t_fail "rpc.mountd did not register: $(cat "$NFSDIR/mountd.log")"
-	t_log "knfsd listens on rdma 20049, exporting $EXPORT (tmpfs)"
-}
-
-daemon_stop() {
-	local pid
-	[ -r "$PIDS/$1" ] || return 0
-	read -r pid < "$PIDS/$1"
-	kill "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
-	rm -f "$PIDS/$1"
-}
-
-nfs_server_stop() {
-	mountpoint -q /proc/fs/nfsd && rpc.nfsd 0 2>/dev/null
-	exportfs -au 2>/dev/null
-	daemon_stop mountd
-	daemon_stop rpcbind
-	mountpoint -q /proc/fs/nfsd && umount /proc/fs/nfsd
-	: > /etc/exports
-}
-
-# nfs_unload: every module NFS brought in, rpcrdma last; their exits can
-# wait for transports still closing, hence the retries.
-NFS_MODS="nfsv4 nfsv3 nfs nfsd rpcrdma"
-
-# mod_gone M: module M is not loaded, or unloads now.
-mod_gone() { [ ! -d "/sys/module/$1" ] || modprobe -r "$1" 2>/dev/null; }
-
-nfs_unload() {
-	local m
-	for m in $NFS_MODS; do
-		t_wait_for 20 mod_gone "$m"
-	done
-}
-
 test_cleanup() {
-	if [ -d "$TRACE/events/rpcrdma" ]; then
-		echo 0 > "$TRACE/events/rpcrdma/enable"
-		echo 0 > "$TRACE/events/sunrpc/enable"
-	fi
-	umount -f "$MNT" 2>/dev/null
-	nfs_server_stop
-	nfs_unload
-	umount "$EXPORT" 2>/dev/null
-	rm -rf "$NFSDIR"
+	nfs_cleanup
 	rxe_pair_cleanup
 	true
 }
-
-# nfs_mount VERS: mount the export from the rxe1 namespace over RDMA.
-nfs_mount() {
-	local line path=$EXPORT
-	[ "$1" = 3 ] || path=/
-	echo "+ mount vers=$1 $IPA:$path"
-	timeout 120 nsenter --net=/run/netns/"$NS" mount -v -t nfs \
-		-o "vers=$1,proto=rdma,port=20049,nolock" "$IPA:$path" "$MNT" ||
-		{ nfs_diag; t_fail "vers=$1 mount over rdma failed"; }
-	line=$(grep " $MNT nfs" /proc/mounts) || t_fail "no nfs mount on $MNT"
-	t_log "$line"
-	case ",${line#* * * }" in
-	*,proto=rdma,*) ;;
-	*) t_fail "vers=$1 mount is not over rdma: $line" ;;
-	esac
-	case "$line" in
-	*,port=20049,*) ;;
-	*) t_fail "vers=$1 mount is not on port 20049: $line" ;;
-	esac
-	awk -v m="$MNT" '$1 == "device" && $5 == m { on = 1; next }
-		$1 == "device" { on = 0 } on && $1 == "xprt:" { print; exit }' \
-		/proc/self/mountstats | grep -q "xprt:[[:space:]]*rdma" ||
-		t_fail "mountstats shows no rdma transport for $MNT"
-}
-
-# nfs_diag: what the stack and the daemons show, when a step failed.
-nfs_diag() {
-	rdma_diag rxe0 rxe1
-	rpcinfo -p 127.0.0.1
-	cat /proc/fs/nfsd/portlist
-	tail -n 20 "$NFSDIR"/*.log
-	[ -r "$TRACE/trace" ] && tail -n 150 "$TRACE/trace"
-	dmesg | tail -n 40
-}
-
-nfs_umount() { t_run umount "$MNT"; }
-
-sha() { sha256sum < "$1" | cut -d' ' -f1; }
 
 # drops_none DEV: no rcvd_drop_* counter of DEV moved since counters_mark.
 drops_none() {
@@ -207,13 +74,13 @@ nfs_case() {
 	head -c 4M /dev/urandom > "$SRC/cli-$v"
 	cp "$SRC/srv-$v" "$EXPORT/srv-$v"
 	counters_mark rxe0 rxe1
-	nfs_mount "$v"
+	nfs_mount "$v" "$IPA"
 	rdma res show cm_id | grep -q "state CONNECT.*dst-addr $IPA:20049" ||
 		t_fail "no connected rdma_cm id to $IPA:20049: $(rdma res show cm_id)"
 
-	t_eq "vers=$v read of srv-$v" "$(sha "$SRC/srv-$v")" "$(sha "$MNT/srv-$v")"
+	t_eq "vers=$v read of srv-$v" "$(nfs_sha "$SRC/srv-$v")" "$(nfs_sha "$MNT/srv-$v")"
 	t_run dd if="$SRC/cli-$v" of="$MNT/cli-$v" bs=1M conv=fsync status=none
-	t_eq "vers=$v write of cli-$v, on the server" "$(sha "$SRC/cli-$v")" "$(sha "$EXPORT/cli-$v")"
+	t_eq "vers=$v write of cli-$v, on the server" "$(nfs_sha "$SRC/cli-$v")" "$(nfs_sha "$EXPORT/cli-$v")"
 	mkdir "$MNT/small-$v" || t_fail "mkdir over vers=$v failed"
 	for i in $(seq 1 40); do
 		echo "file $i of vers=$v" > "$MNT/small-$v/f$i" ||
@@ -222,8 +89,8 @@ nfs_case() {
 	t_eq "vers=$v small files listed" 40 "$(ls "$MNT/small-$v" | wc -l)"
 	nfs_umount
 
-	nfs_mount "$v"
-	t_eq "vers=$v read back of cli-$v" "$(sha "$SRC/cli-$v")" "$(sha "$MNT/cli-$v")"
+	nfs_mount "$v" "$IPA"
+	t_eq "vers=$v read back of cli-$v" "$(nfs_sha "$SRC/cli-$v")" "$(nfs_sha "$MNT/cli-$v")"
 	for i in 1 17 40; do
 		t_eq "vers=$v small file $i" "file $i of vers=$v" "$(cat "$MNT/small-$v/f$i")"
 	done
@@ -242,10 +109,8 @@ test_run() {
 	nfs_case 4.2
 	t_run rpc.nfsd 0
 	nfs_server_stop
+	nfs_unload
 	local m
-	for m in $NFS_MODS; do
-		t_wait_for 20 mod_gone "$m" || t_fail "$m does not unload: $(lsmod | grep -E "^$m ")"
-	done
 	m=$(rdma res show cm_id 2>/dev/null | grep -c . || true)
 	[ "$m" -eq 0 ] || t_fail "NFS left $m cm_id rows: $(rdma res show cm_id)"
 }
