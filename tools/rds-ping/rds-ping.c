@@ -4,7 +4,7 @@
  * through one RDS transport (rds_rdma by default), for the ULP tests.
  *
  *   rds-ping -a ADDR_A -b ADDR_B [-p PORT] [-n ROUNDS] [-m MAX] [-t SECS]
- *            [-T ib|tcp] [-s]
+ *            [-T ib|tcp] [-s] [-r a|b]
  *
  * Socket A is bound to ADDR_A:PORT, socket B to ADDR_B:PORT+1. Each round
  * A sends one message of every size of the size list (1 byte to MAX) to
@@ -15,9 +15,15 @@
  * message is a mismatch. RDS delivers in order on one connection, so
  * messages are expected in the order they were sent.
  *
+ * With -r the two sockets are on two hosts: this one plays A or B only,
+ * the other end runs the same command with the other role. B must be
+ * bound before A sends (RDS drops a message for a port nobody holds): B
+ * prints "rds-ping: B bound" when it is, and the caller starts A then.
+ *
  * After the exchange the program finds the two RDS connections between
- * the addresses in RDS_INFO_CONNECTIONS and requires the transport asked
- * for; for ib it also requires both in RDS_INFO_IB_CONNECTIONS. With -s
+ * the addresses in RDS_INFO_CONNECTIONS (with -r, the one leaving this
+ * host) and requires the transport asked for; for ib it also requires
+ * them in RDS_INFO_IB_CONNECTIONS. With -s
  * it prints the RDS counters whose name starts with "ib_" or is one of
  * the generic send/receive counts.
  *
@@ -50,7 +56,7 @@ enum rp_dir { RP_A_TO_B = 1, RP_B_TO_A = 2 };
 
 struct rp_end {
 	const char *name;
-	int fd;
+	int fd;			/* -1: the end is on the other host */
 	struct sockaddr_in addr;
 };
 
@@ -62,6 +68,7 @@ struct rp_cfg {
 	int trans;
 	const char *trans_name;
 	int stats;
+	char role;		/* 'a' or 'b' with -r, 0: both ends here */
 };
 
 /* Sizes of one round, in sending order; those above -m are left out. */
@@ -217,31 +224,36 @@ static void rp_recv(struct rp_end *at, const struct rp_end *from,
 
 /*
  * One round: every size from A to B, all sent before any is received (the
- * round fits in B's receive buffer), then the same back.
+ * round fits in B's receive buffer), then the same back. Each step runs
+ * where its end is.
  */
 static unsigned long rp_round(struct rp_cfg *cfg, uint32_t *seq)
 {
+	struct rp_end *a = &cfg->a, *b = &cfg->b;
 	unsigned long bytes = 0;
-	uint32_t first = *seq;
+	uint32_t first = *seq, last;
 	unsigned int i;
 	uint32_t s;
 
 	for (i = 0, s = first; i < RP_NR_SIZES; i++) {
 		if (rp_sizes[i] > cfg->max)
 			continue;
-		rp_send(&cfg->a, &cfg->b, rp_sizes[i], s++, RP_A_TO_B);
+		if (a->fd >= 0)
+			rp_send(a, b, rp_sizes[i], s, RP_A_TO_B);
+		s++;
 		bytes += rp_sizes[i];
 	}
-	for (i = 0, s = first; i < RP_NR_SIZES; i++)
+	last = s;
+	for (i = 0, s = first; b->fd >= 0 && i < RP_NR_SIZES; i++)
 		if (rp_sizes[i] <= cfg->max)
-			rp_recv(&cfg->b, &cfg->a, rp_sizes[i], s++, RP_A_TO_B);
-	for (i = 0, s = first; i < RP_NR_SIZES; i++)
+			rp_recv(b, a, rp_sizes[i], s++, RP_A_TO_B);
+	for (i = 0, s = first; b->fd >= 0 && i < RP_NR_SIZES; i++)
 		if (rp_sizes[i] <= cfg->max)
-			rp_send(&cfg->b, &cfg->a, rp_sizes[i], s++, RP_B_TO_A);
-	for (i = 0, s = first; i < RP_NR_SIZES; i++)
+			rp_send(b, a, rp_sizes[i], s++, RP_B_TO_A);
+	for (i = 0, s = first; a->fd >= 0 && i < RP_NR_SIZES; i++)
 		if (rp_sizes[i] <= cfg->max)
-			rp_recv(&cfg->a, &cfg->b, rp_sizes[i], s++, RP_B_TO_A);
-	*seq = s;
+			rp_recv(a, b, rp_sizes[i], s++, RP_B_TO_A);
+	*seq = last;
 	return bytes;
 }
 
@@ -322,8 +334,12 @@ static void rp_conn_check(int fd, const struct rp_cfg *cfg,
 	rp_die("no RDS connection %s -> %s among %zu", l->name, f->name, nr);
 }
 
-/* Both directions must be RDS/IB connections with their QPs. */
-static void rp_ib_check(int fd, const struct rp_end *x, const struct rp_end *y)
+/*
+ * The directions in @need (1: X -> Y, 2: Y -> X) must be RDS/IB
+ * connections with their QPs.
+ */
+static void rp_ib_check(int fd, const struct rp_end *x, const struct rp_end *y,
+			int need)
 {
 	struct rds_info_rdma_connection *c;
 	void *buf = NULL;
@@ -345,9 +361,9 @@ static void rp_ib_check(int fd, const struct rp_end *x, const struct rp_end *y)
 		       c->max_send_wr, c->max_recv_wr, c->max_send_sge);
 	}
 	free(buf);
-	if (seen != 3)
+	if ((seen & need) != need)
 		rp_die("RDS_INFO_IB_CONNECTIONS lacks %s (%zu entries)",
-		       seen & 1 ? "B -> A" : "A -> B", nr);
+		       (need & ~seen) & 1 ? "A -> B" : "B -> A", nr);
 }
 
 static void rp_stats_print(int fd)
@@ -370,7 +386,7 @@ static void rp_stats_print(int fd)
 
 static void rp_usage(void)
 {
-	fputs("usage: rds-ping -a ADDR_A -b ADDR_B [-p PORT] [-n ROUNDS] [-m MAX] [-t SECS] [-T ib|tcp] [-s]\n",
+	fputs("usage: rds-ping -a ADDR_A -b ADDR_B [-p PORT] [-n ROUNDS] [-m MAX] [-t SECS] [-T ib|tcp] [-s] [-r a|b]\n",
 	      stderr);
 	exit(2);
 }
@@ -396,7 +412,7 @@ static void rp_args_parse(struct rp_cfg *cfg, int argc, char **argv)
 	cfg->timeout = 30;
 	cfg->trans = RDS_TRANS_IB;
 	cfg->trans_name = "infiniband";
-	while ((opt = getopt(argc, argv, "a:b:p:n:m:t:T:s")) != -1) {
+	while ((opt = getopt(argc, argv, "a:b:p:n:m:t:T:sr:")) != -1) {
 		switch (opt) {
 		case 'a': ipa = optarg; break;
 		case 'b': ipb = optarg; break;
@@ -405,6 +421,11 @@ static void rp_args_parse(struct rp_cfg *cfg, int argc, char **argv)
 		case 'm': cfg->max = strtoul(optarg, NULL, 0); break;
 		case 't': cfg->timeout = strtoul(optarg, NULL, 0); break;
 		case 's': cfg->stats = 1; break;
+		case 'r':
+			if (strcmp(optarg, "a") && strcmp(optarg, "b"))
+				rp_usage();
+			cfg->role = optarg[0];
+			break;
 		case 'T':
 			if (!strcmp(optarg, "tcp")) {
 				cfg->trans = RDS_TRANS_TCP;
@@ -421,6 +442,8 @@ static void rp_args_parse(struct rp_cfg *cfg, int argc, char **argv)
 		rp_usage();
 	rp_addr_set(&cfg->a, "A", ipa, port);
 	rp_addr_set(&cfg->b, "B", ipb, port + 1);
+	cfg->a.fd = -1;
+	cfg->b.fd = -1;
 }
 
 int main(int argc, char **argv)
@@ -429,6 +452,7 @@ int main(int argc, char **argv)
 	unsigned long bytes = 0;
 	uint32_t seq = 0;
 	unsigned int r;
+	int fd;
 
 	rp_args_parse(&cfg, argc, argv);
 	rp_buf = malloc(RP_MAX_MSG + 1);
@@ -437,20 +461,32 @@ int main(int argc, char **argv)
 	/* The whole run, connection setup included, gets 4 timeouts. */
 	signal(SIGALRM, rp_alarm);
 	alarm(cfg.timeout * 4);
-	rp_end_open(&cfg.a, &cfg);
-	rp_end_open(&cfg.b, &cfg);
-	rp_diag_fd = cfg.a.fd;
+	if (cfg.role != 'b')
+		rp_end_open(&cfg.a, &cfg);
+	if (cfg.role != 'a')
+		rp_end_open(&cfg.b, &cfg);
+	if (cfg.role == 'b') {
+		printf("rds-ping: B bound\n");
+		fflush(stdout);
+	}
+	fd = cfg.a.fd >= 0 ? cfg.a.fd : cfg.b.fd;
+	rp_diag_fd = fd;
 	for (r = 0; r < cfg.rounds; r++)
 		bytes += rp_round(&cfg, &seq);
 	printf("rds-ping: %u messages, %lu bytes each way, all verified\n",
 	       seq, bytes);
-	rp_conn_check(cfg.a.fd, &cfg, &cfg.a, &cfg.b);
-	rp_conn_check(cfg.a.fd, &cfg, &cfg.b, &cfg.a);
+	if (cfg.role != 'b')
+		rp_conn_check(fd, &cfg, &cfg.a, &cfg.b);
+	if (cfg.role != 'a')
+		rp_conn_check(fd, &cfg, &cfg.b, &cfg.a);
 	if (cfg.trans == RDS_TRANS_IB)
-		rp_ib_check(cfg.a.fd, &cfg.a, &cfg.b);
+		rp_ib_check(fd, &cfg.a, &cfg.b,
+			    cfg.role == 'a' ? 1 : cfg.role == 'b' ? 2 : 3);
 	if (cfg.stats)
-		rp_stats_print(cfg.a.fd);
-	close(cfg.b.fd);
-	close(cfg.a.fd);
+		rp_stats_print(fd);
+	if (cfg.b.fd >= 0)
+		close(cfg.b.fd);
+	if (cfg.a.fd >= 0)
+		close(cfg.a.fd);
 	return 0;
 }
