@@ -192,16 +192,27 @@ build_one() {
 	log="$logs/${f//\//_}.log"
 	res="$logs/${f//\//_}.res"
 	: >"$log"
-	for _ in 1 2; do
+	for _ in 1 2 3; do
 		rm -f "$srcdir/$obj" "$cmd"
 		rc=0
-		make -C "$kdir" M="$srcdir" W=0 "$obj" >>"$log" 2>&1 || rc=$?
+		make -C "$kdir" M="$srcdir" W=0 "$obj" >"$log.try" 2>&1 || rc=$?
+		cat "$log.try" >>"$log"
+		# Kbuild reads the .cmd files of a directory's other objects,
+		# which parallel jobs' fixdep may be writing at that moment: a
+		# parse error in another object's .cmd is that race, not a
+		# verdict on this file. Once more.
+		if [ "$rc" -ne 0 ] &&
+		   grep -E '\.cmd:[0-9]+: \*\*\*' "$log.try" | grep -qvF "/.$(basename "$obj").cmd:"; then
+			echo "compat-check: another object's .cmd was read half written; retrying" >>"$log"
+			continue
+		fi
 		[ "$rc" -eq 0 ] || break
 		built "$srcdir/$obj" "$cmd" && break
 		# make succeeded, yet the results are gone: something else (a
 		# 'make clean' of the project) swept build/ meanwhile. Once more.
 		echo "compat-check: object or .cmd missing after make; retrying" >>"$log"
 	done
+	rm -f "$log.try"
 	if [ "$rc" -ne 0 ]; then
 		why=$(grep -m1 -E '(error|fatal error):' "$log" ||
 		      grep -m1 -E '\*\*\*|No rule to make' "$log" ||
