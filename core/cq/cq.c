@@ -387,6 +387,39 @@ struct ib_cq *__ib_create_cq(struct ib_device *device,
 }
 EXPORT_SYMBOL(__ib_create_cq);
 
+/**
+ * ib_wc_to_uverbs() - a completion in the layout user space polls
+ * @uwc: where to write struct ib_uverbs_wc
+ * @wc: the completion
+ *
+ * The one conversion from struct ib_wc to struct ib_uverbs_wc: ib_uverbs'
+ * POLL_CQ answers with it and a software driver's user CQ ring holds it.
+ * A completion without a QP reports qp_num 0; the LID is narrowed to the
+ * 16 bits of the user layout.
+ *
+ * Context: any.
+ */
+void ib_wc_to_uverbs(struct ib_uverbs_wc *uwc, const struct ib_wc *wc)
+{
+	*uwc = (struct ib_uverbs_wc) {
+		.wr_id = wc->wr_id,
+		.status = wc->status,
+		.opcode = wc->opcode,
+		.vendor_err = wc->vendor_err,
+		.byte_len = wc->byte_len,
+		.ex.imm_data = wc->ex.imm_data,
+		.qp_num = wc->qp ? wc->qp->qp_num : 0,
+		.src_qp = wc->src_qp,
+		.wc_flags = wc->wc_flags,
+		.pkey_index = wc->pkey_index,
+		.slid = ib_lid_cpu16(wc->slid),
+		.sl = wc->sl,
+		.dlid_path_bits = wc->dlid_path_bits,
+		.port_num = wc->port_num,
+	};
+}
+EXPORT_SYMBOL(ib_wc_to_uverbs);
+
 /* ---- Core-managed CQs ---------------------------------------------------- */
 
 /* The verbs a device needs for ib_alloc_cq() CQs. */

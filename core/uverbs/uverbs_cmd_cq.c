@@ -252,27 +252,6 @@ int uverbs_cmd_resize_cq(struct uverbs_cmd_ctx *ctx)
 	return ret;
 }
 
-/* One completion as struct ib_uverbs_wc. */
-static void uverbs_wc_to_user(struct ib_uverbs_wc *u, const struct ib_wc *wc)
-{
-	*u = (struct ib_uverbs_wc) {
-		.wr_id = wc->wr_id,
-		.status = wc->status,
-		.opcode = wc->opcode,
-		.vendor_err = wc->vendor_err,
-		.byte_len = wc->byte_len,
-		.ex.imm_data = wc->ex.imm_data,
-		.qp_num = wc->qp->qp_num,
-		.src_qp = wc->src_qp,
-		.wc_flags = wc->wc_flags,
-		.pkey_index = wc->pkey_index,
-		.slid = ib_lid_cpu16(wc->slid),
-		.sl = wc->sl,
-		.dlid_path_bits = wc->dlid_path_bits,
-		.port_num = wc->port_num,
-	};
-}
-
 /* Poll up to @ne completions into the response after its header. */
 static int uverbs_cq_poll_into(struct uverbs_cmd_ctx *ctx, struct ib_cq *cq,
 			       u32 ne, u32 *count)
@@ -286,7 +265,7 @@ static int uverbs_cq_poll_into(struct uverbs_cmd_ctx *ctx, struct ib_cq *cq,
 		ret = ib_poll_cq(cq, 1, &wc);
 		if (ret <= 0)
 			return ret;
-		uverbs_wc_to_user(&uwc, &wc);
+		ib_wc_to_uverbs(&uwc, &wc);
 		if (copy_to_user(out, &uwc, sizeof(uwc)))
 			return -EFAULT;
 		out += sizeof(uwc);
