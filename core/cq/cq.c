@@ -310,6 +310,34 @@ static struct ib_cq *cq_driver_create(struct ib_cq *cq,
 }
 
 /**
+ * __ib_create_cq() - create a CQ with the caller's own event handlers
+ * @device: the device
+ * @comp_handler: called by the driver on a completion event of an armed CQ
+ * @event_handler: called on asynchronous CQ events (errors), may be NULL
+ * @cq_context: passed to both handlers
+ * @cq_attr: size, completion vector and flags for the driver
+ * @caller: the owning module's name (see ib_create_cq())
+ *
+ * The caller polls with ib_poll_cq() and arms with ib_req_notify_cq();
+ * cq->cqe holds the size the driver actually gave. Most kernel users want
+ * ib_alloc_cq() instead. Free with ib_destroy_cq().
+ *
+ * Context: process context, may sleep.
+ * Return: as ib_create_cq_udata().
+ */
+struct ib_cq *__ib_create_cq(struct ib_device *device,
+			     ib_comp_handler comp_handler,
+			     void (*event_handler)(struct ib_event *, void *),
+			     void *cq_context,
+			     const struct ib_cq_init_attr *cq_attr,
+			     const char *caller)
+{
+	return ib_create_cq_udata(device, comp_handler, event_handler,
+				  cq_context, cq_attr, caller, NULL);
+}
+EXPORT_SYMBOL(__ib_create_cq);
+
+/**
  * ib_create_cq_udata() - create a raw CQ for a kernel caller or user space
  * @device: the device
  * @comp_handler: called by the driver on a completion event of an armed CQ
@@ -358,34 +386,6 @@ struct ib_cq *ib_create_cq_udata(struct ib_device *device,
 	return cq;
 }
 EXPORT_SYMBOL(ib_create_cq_udata);
-
-/**
- * __ib_create_cq() - create a CQ with the caller's own event handlers
- * @device: the device
- * @comp_handler: called by the driver on a completion event of an armed CQ
- * @event_handler: called on asynchronous CQ events (errors), may be NULL
- * @cq_context: passed to both handlers
- * @cq_attr: size, completion vector and flags for the driver
- * @caller: the owning module's name (see ib_create_cq())
- *
- * The caller polls with ib_poll_cq() and arms with ib_req_notify_cq();
- * cq->cqe holds the size the driver actually gave. Most kernel users want
- * ib_alloc_cq() instead. Free with ib_destroy_cq().
- *
- * Context: process context, may sleep.
- * Return: as ib_create_cq_udata().
- */
-struct ib_cq *__ib_create_cq(struct ib_device *device,
-			     ib_comp_handler comp_handler,
-			     void (*event_handler)(struct ib_event *, void *),
-			     void *cq_context,
-			     const struct ib_cq_init_attr *cq_attr,
-			     const char *caller)
-{
-	return ib_create_cq_udata(device, comp_handler, event_handler,
-				  cq_context, cq_attr, caller, NULL);
-}
-EXPORT_SYMBOL(__ib_create_cq);
 
 /**
  * ib_wc_to_uverbs() - a completion in the layout user space polls
