@@ -54,6 +54,7 @@ struct ib_uverbs_file {
 	struct mutex ucontext_lock;
 	struct ib_ucontext *ucontext;
 	struct uverbs_async_file *async;	/* under ucontext_lock */
+	struct list_head comp_channels;		/* under ucontext_lock */
 	/* the handle table: struct ib_uobject by handle */
 	struct xarray uobjs;
 };
@@ -102,6 +103,7 @@ struct uverbs_comp_channel *uverbs_comp_get(int fd, struct ib_uverbs_file *file)
 void uverbs_comp_put(struct uverbs_comp_channel *ch);
 void uverbs_comp_queue(struct uverbs_comp_channel *ch, u64 cq_handle,
 		       struct list_head *obj_list, u32 *counter);
+void uverbs_comp_close_all(struct ib_uverbs_file *file);
 void uverbs_comp_forget(struct uverbs_comp_channel *ch,
 			struct list_head *obj_list);
 
