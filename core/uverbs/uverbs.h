@@ -234,4 +234,14 @@ void uverbs_port_attr_copy(struct ib_uverbs_query_port_resp *resp,
 			   struct ib_device *ib_dev, u32 port,
 			   const struct ib_port_attr *attr);
 
+/* SRQs (uverbs_cmd_srq.c): the kind, and the lookup other commands use */
+extern const struct uverbs_api_object uverbs_obj_srq;
+struct ib_srq *uverbs_srq_get(struct ib_uverbs_file *file, u32 handle,
+			      struct ib_uobject **uobj);
+int uverbs_cmd_create_srq(struct uverbs_cmd_ctx *ctx);
+int uverbs_cmd_create_xsrq(struct uverbs_cmd_ctx *ctx);
+int uverbs_cmd_modify_srq(struct uverbs_cmd_ctx *ctx);
+int uverbs_cmd_query_srq(struct uverbs_cmd_ctx *ctx);
+int uverbs_cmd_destroy_srq(struct uverbs_cmd_ctx *ctx);
+
 #endif /* RDMAOOT_CORE_UVERBS_UVERBS_H */
