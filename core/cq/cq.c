@@ -286,20 +286,22 @@ static void cq_poller_stop(struct ib_cq *cq)
 /* ---- Creating a CQ at the driver; raw CQs -------------------------------- */
 
 /*
- * What every kernel CQ goes through once its core fields are set: track
- * it as @caller's and have the driver create it. Returns @cq, or an
- * ERR_PTR() after freeing it. The caller publishes a created CQ with
- * rdma_restrack_add() once it is ready for use.
+ * What every CQ goes through once its core fields are set: track it as
+ * @caller's (NULL: the current task's, for a user CQ) and have the driver
+ * create it, with @udata for a user CQ. Returns @cq, or an ERR_PTR() after
+ * freeing it. The caller publishes a created CQ with rdma_restrack_add()
+ * once it is ready for use.
  */
 static struct ib_cq *cq_driver_create(struct ib_cq *cq,
 				      const struct ib_cq_init_attr *attr,
-				      const char *caller)
+				      const char *caller,
+				      struct ib_udata *udata)
 {
 	int err;
 
 	rdma_restrack_new(&cq->res, RDMA_RESTRACK_CQ);
 	rdma_restrack_set_name(&cq->res, caller);
-	err = cq->device->ops.create_cq(cq, attr, NULL);
+	err = cq->device->ops.create_cq(cq, attr, udata);
 	if (!err)
 		return cq;
 	rdma_restrack_put(&cq->res);
@@ -321,8 +323,7 @@ static struct ib_cq *cq_driver_create(struct ib_cq *cq,
  * ib_alloc_cq() instead. Free with ib_destroy_cq().
  *
  * Context: process context, may sleep.
- * Return: the CQ, or ERR_PTR() of -ENOMEM, -EOPNOTSUPP if the device
- * cannot create CQs, or the driver's error.
+ * Return: as ib_create_cq_udata().
  */
 struct ib_cq *__ib_create_cq(struct ib_device *device,
 			     ib_comp_handler comp_handler,
@@ -330,6 +331,41 @@ struct ib_cq *__ib_create_cq(struct ib_device *device,
 			     void *cq_context,
 			     const struct ib_cq_init_attr *cq_attr,
 			     const char *caller)
+{
+	return ib_create_cq_udata(device, comp_handler, event_handler,
+				  cq_context, cq_attr, caller, NULL);
+}
+EXPORT_SYMBOL(__ib_create_cq);
+
+/**
+ * ib_create_cq_udata() - create a raw CQ for a kernel caller or user space
+ * @device: the device
+ * @comp_handler: called by the driver on a completion event of an armed CQ
+ * @event_handler: called on asynchronous CQ events (errors), may be NULL
+ * @cq_context: passed to both handlers
+ * @cq_attr: size, completion vector and flags for the driver
+ * @caller: the owning module's name; NULL for a user CQ (owned by the
+ *	    current task)
+ * @udata: the driver's command and response of a user CQ; NULL for a
+ *	   kernel CQ
+ *
+ * The one path by which a CQ the caller polls itself is made: the kernel's
+ * ib_create_cq() and ib_uverbs' CREATE_CQ both come here. The CQ is
+ * allocated at the driver's size, filled, created by the driver and added
+ * to resource tracking; cq->cqe holds the size the driver gave. The caller
+ * sets cq->uobject of a user CQ itself afterwards; the handlers must not
+ * need it (they get @cq_context). Free with ib_destroy_cq_user().
+ *
+ * Context: process context, may sleep.
+ * Return: the CQ, or ERR_PTR() of -ENOMEM, -EOPNOTSUPP if the device
+ * cannot create CQs, or the driver's error.
+ */
+struct ib_cq *ib_create_cq_udata(struct ib_device *device,
+				 ib_comp_handler comp_handler,
+				 void (*event_handler)(struct ib_event *, void *),
+				 void *cq_context,
+				 const struct ib_cq_init_attr *cq_attr,
+				 const char *caller, struct ib_udata *udata)
 {
 	struct ib_cq *cq;
 
@@ -344,12 +380,45 @@ struct ib_cq *__ib_create_cq(struct ib_device *device,
 		.device = device, .cq_context = cq_context,
 		.comp_handler = comp_handler, .event_handler = event_handler,
 	};
-	cq = cq_driver_create(cq, cq_attr, caller);
+	cq = cq_driver_create(cq, cq_attr, caller, udata);
 	if (!IS_ERR(cq))
 		rdma_restrack_add(&cq->res);
 	return cq;
 }
-EXPORT_SYMBOL(__ib_create_cq);
+EXPORT_SYMBOL(ib_create_cq_udata);
+
+/**
+ * ib_wc_to_uverbs() - a completion in the layout user space polls
+ * @uwc: where to write struct ib_uverbs_wc
+ * @wc: the completion
+ *
+ * The one conversion from struct ib_wc to struct ib_uverbs_wc: ib_uverbs'
+ * POLL_CQ answers with it and a software driver's user CQ ring holds it.
+ * A completion without a QP reports qp_num 0; the LID is narrowed to the
+ * 16 bits of the user layout.
+ *
+ * Context: any.
+ */
+void ib_wc_to_uverbs(struct ib_uverbs_wc *uwc, const struct ib_wc *wc)
+{
+	*uwc = (struct ib_uverbs_wc) {
+		.wr_id = wc->wr_id,
+		.status = wc->status,
+		.opcode = wc->opcode,
+		.vendor_err = wc->vendor_err,
+		.byte_len = wc->byte_len,
+		.ex.imm_data = wc->ex.imm_data,
+		.qp_num = wc->qp ? wc->qp->qp_num : 0,
+		.src_qp = wc->src_qp,
+		.wc_flags = wc->wc_flags,
+		.pkey_index = wc->pkey_index,
+		.slid = ib_lid_cpu16(wc->slid),
+		.sl = wc->sl,
+		.dlid_path_bits = wc->dlid_path_bits,
+		.port_num = wc->port_num,
+	};
+}
+EXPORT_SYMBOL(ib_wc_to_uverbs);
 
 /* ---- Core-managed CQs ---------------------------------------------------- */
 
@@ -407,7 +476,7 @@ struct ib_cq *__ib_alloc_cq(struct ib_device *dev, void *private, int nr_cqe,
 		.device = dev, .cq_context = private, .wc = wcs,
 		.poll_ctx = poll_ctx, .comp_vector = comp_vector,
 	};
-	cq = cq_driver_create(cq, &attr, caller);
+	cq = cq_driver_create(cq, &attr, caller, NULL);
 	if (IS_ERR(cq)) {
 		kfree(wcs);
 		return cq;

@@ -54,6 +54,7 @@ struct ib_uverbs_file {
 	struct mutex ucontext_lock;
 	struct ib_ucontext *ucontext;
 	struct uverbs_async_file *async;	/* under ucontext_lock */
+	struct list_head comp_channels;		/* under ucontext_lock */
 	/* the handle table: struct ib_uobject by handle */
 	struct xarray uobjs;
 };
@@ -102,6 +103,7 @@ struct uverbs_comp_channel *uverbs_comp_get(int fd, struct ib_uverbs_file *file)
 void uverbs_comp_put(struct uverbs_comp_channel *ch);
 void uverbs_comp_queue(struct uverbs_comp_channel *ch, u64 cq_handle,
 		       struct list_head *obj_list, u32 *counter);
+void uverbs_comp_close_all(struct ib_uverbs_file *file);
 void uverbs_comp_forget(struct uverbs_comp_channel *ch,
 			struct list_head *obj_list);
 
@@ -231,5 +233,15 @@ int uverbs_cmd_destroy_cq(struct uverbs_cmd_ctx *ctx);
 void uverbs_port_attr_copy(struct ib_uverbs_query_port_resp *resp,
 			   struct ib_device *ib_dev, u32 port,
 			   const struct ib_port_attr *attr);
+
+/* SRQs (uverbs_cmd_srq.c): the kind, and the lookup other commands use */
+extern const struct uverbs_api_object uverbs_obj_srq;
+struct ib_srq *uverbs_srq_get(struct ib_uverbs_file *file, u32 handle,
+			      struct ib_uobject **uobj);
+int uverbs_cmd_create_srq(struct uverbs_cmd_ctx *ctx);
+int uverbs_cmd_create_xsrq(struct uverbs_cmd_ctx *ctx);
+int uverbs_cmd_modify_srq(struct uverbs_cmd_ctx *ctx);
+int uverbs_cmd_query_srq(struct uverbs_cmd_ctx *ctx);
+int uverbs_cmd_destroy_srq(struct uverbs_cmd_ctx *ctx);
 
 #endif /* RDMAOOT_CORE_UVERBS_UVERBS_H */

@@ -18,40 +18,24 @@
 #include <rdma/ib_verbs.h>
 
 #include "uverbs/uverbs.h"
+#include "uverbs/uverbs_evq.h"
 
 /*
- * @lock protects @events and @closed. References: the anon file holds
- * one, the uverbs file whose ucontext made it holds another.
+ * @evq: the queued events. References: the anon file holds one, the
+ * uverbs file whose ucontext made it holds another.
  */
 struct uverbs_async_file {
 	struct kref ref;
-	spinlock_t lock;
-	wait_queue_head_t wait;
-	struct list_head events;
-	bool closed;
+	struct uverbs_evq evq;
 	struct ib_event_handler handler;	/* .device set while watching */
-};
-
-/*
- * @obj_list: on the object's list of its unread events (empty for device
- * events), so that destroying the object can take them back; @counter:
- * the object's count of events read, bumped by read().
- */
-struct uverbs_async_event {
-	struct list_head list;
-	struct list_head obj_list;
-	u32 *counter;
-	struct ib_uverbs_async_event_desc desc;
 };
 
 static void uverbs_async_free(struct kref *ref)
 {
 	struct uverbs_async_file *async =
 		container_of(ref, struct uverbs_async_file, ref);
-	struct uverbs_async_event *ev, *next;
 
-	list_for_each_entry_safe(ev, next, &async->events, list)
-		kfree(ev);
+	uverbs_evq_close(&async->evq, true);
 	kfree(async);
 }
 
@@ -91,30 +75,13 @@ void uverbs_async_queue_obj(struct uverbs_async_file *async, u64 element,
 			    u32 event_type, struct list_head *obj_list,
 			    u32 *counter)
 {
-	struct uverbs_async_event *ev;
-	unsigned long flags;
+	union uverbs_evq_desc desc = {
+		.async = { .element = element, .event_type = event_type },
+	};
 
-	ev = kmalloc(sizeof(*ev), GFP_ATOMIC);
-	if (!ev)
-		pr_warn_ratelimited("async event %u dropped: no memory\n",
-				    event_type);
-	spin_lock_irqsave(&async->lock, flags);
-	if (ev && !async->closed) {
-		ev->desc = (struct ib_uverbs_async_event_desc) {
-			.element = element, .event_type = event_type };
-		ev->counter = counter;
-		list_add_tail(&ev->list, &async->events);
-		if (obj_list)
-			list_add_tail(&ev->obj_list, obj_list);
-		else
-			INIT_LIST_HEAD(&ev->obj_list);
-		ev = NULL;
-	}
+	uverbs_evq_add(&async->evq, &desc, obj_list, counter);
 	if (event_type == IB_EVENT_DEVICE_FATAL)
-		async->closed = true;
-	spin_unlock_irqrestore(&async->lock, flags);
-	kfree(ev);
-	wake_up_interruptible(&async->wait);
+		uverbs_evq_close(&async->evq, false);
 }
 
 /**
@@ -147,16 +114,7 @@ void uverbs_async_queue(struct uverbs_async_file *async, u64 element,
 void uverbs_async_forget(struct uverbs_async_file *async,
 			 struct list_head *obj_list)
 {
-	struct uverbs_async_event *ev, *next;
-	unsigned long flags;
-
-	spin_lock_irqsave(&async->lock, flags);
-	list_for_each_entry_safe(ev, next, obj_list, obj_list) {
-		list_del(&ev->list);
-		list_del(&ev->obj_list);
-		kfree(ev);
-	}
-	spin_unlock_irqrestore(&async->lock, flags);
+	uverbs_evq_forget(&async->evq, obj_list);
 }
 
 static void uverbs_async_device_event(struct ib_event_handler *handler,
@@ -198,60 +156,26 @@ void uverbs_async_unwatch(struct uverbs_async_file *async)
 	async->handler.device = NULL;
 }
 
-static bool uverbs_async_ready(struct uverbs_async_file *async)
-{
-	bool ready;
-
-	spin_lock_irq(&async->lock);
-	ready = !list_empty(&async->events) || async->closed;
-	spin_unlock_irq(&async->lock);
-	return ready;
-}
-
 static ssize_t uverbs_async_read(struct file *filp, char __user *buf,
 				 size_t count, loff_t *pos)
 {
 	struct uverbs_async_file *async = filp->private_data;
-	struct uverbs_async_event *ev;
 
-	if (count < sizeof(ev->desc))
-		return -EINVAL;
-	for (;;) {
-		spin_lock_irq(&async->lock);
-		ev = list_first_entry_or_null(&async->events,
-					      struct uverbs_async_event, list);
-		if (ev || async->closed)
-			break;
-		spin_unlock_irq(&async->lock);
-		if (filp->f_flags & O_NONBLOCK)
-			return -EAGAIN;
-		if (wait_event_interruptible(async->wait,
-					     uverbs_async_ready(async)))
-			return -ERESTARTSYS;
-	}
-	if (ev) {
-		list_del(&ev->list);
-		list_del(&ev->obj_list);
-		if (ev->counter)
-			(*ev->counter)++;
-	}
-	spin_unlock_irq(&async->lock);
-	if (!ev)
-		return -EIO;
-	if (copy_to_user(buf, &ev->desc, sizeof(ev->desc))) {
-		kfree(ev);
-		return -EFAULT;
-	}
-	kfree(ev);
-	return sizeof(ev->desc);
+	return uverbs_evq_read(&async->evq, filp, buf, count);
 }
 
 static __poll_t uverbs_async_poll(struct file *filp, poll_table *wait)
 {
 	struct uverbs_async_file *async = filp->private_data;
 
-	poll_wait(filp, &async->wait, wait);
-	return uverbs_async_ready(async) ? EPOLLIN | EPOLLRDNORM : 0;
+	return uverbs_evq_poll(&async->evq, filp, wait);
+}
+
+static int uverbs_async_fasync(int fd, struct file *filp, int on)
+{
+	struct uverbs_async_file *async = filp->private_data;
+
+	return uverbs_evq_fasync(&async->evq, fd, filp, on);
 }
 
 static int uverbs_async_release(struct inode *inode, struct file *filp)
@@ -260,12 +184,11 @@ static int uverbs_async_release(struct inode *inode, struct file *filp)
 	return 0;
 }
 
+/* Read-only events, one per read(); no seeking. */
 static const struct file_operations uverbs_async_fops = {
-	.owner = THIS_MODULE,
-	.read = uverbs_async_read,
-	.poll = uverbs_async_poll,
-	.release = uverbs_async_release,
-	.llseek = no_llseek,
+	.owner = THIS_MODULE, .llseek = no_llseek,
+	.read = uverbs_async_read, .poll = uverbs_async_poll,
+	.fasync = uverbs_async_fasync, .release = uverbs_async_release,
 };
 
 /**
@@ -285,9 +208,7 @@ struct uverbs_async_file *uverbs_async_create(struct file **filp)
 	if (!async)
 		return ERR_PTR(-ENOMEM);
 	kref_init(&async->ref);
-	spin_lock_init(&async->lock);
-	init_waitqueue_head(&async->wait);
-	INIT_LIST_HEAD(&async->events);
+	uverbs_evq_init(&async->evq, sizeof(struct ib_uverbs_async_event_desc));
 	*filp = anon_inode_getfile("[infinibandevent]", &uverbs_async_fops,
 				   async, O_RDONLY);
 	if (IS_ERR(*filp)) {

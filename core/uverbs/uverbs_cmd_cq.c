@@ -3,9 +3,8 @@
 
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>
-#include <rdma/restrack.h>
 
-#include "restrack/restrack.h"
+#include "cq/cq.h"
 #include "uverbs/uverbs.h"
 
 /*
@@ -35,7 +34,7 @@ static void uverbs_ucq_free(struct kref *ref)
 /* The CQ's completion handler: one event on its channel, if it has one. */
 static void uverbs_cq_comp(struct ib_cq *cq, void *cq_context)
 {
-	struct ib_ucq_object *ucq = cq->uobject;
+	struct ib_ucq_object *ucq = cq_context;
 
 	if (ucq->channel)
 		uverbs_comp_queue(ucq->channel, ucq->user_handle,
@@ -45,7 +44,7 @@ static void uverbs_cq_comp(struct ib_cq *cq, void *cq_context)
 /* The CQ's async events (CQ_ERR) go to the file's async event file. */
 static void uverbs_cq_event(struct ib_event *event, void *cq_context)
 {
-	struct ib_ucq_object *ucq = event->element.cq->uobject;
+	struct ib_ucq_object *ucq = cq_context;
 
 	if (ucq->async)
 		uverbs_async_queue_obj(ucq->async, ucq->user_handle, event->event,
@@ -92,41 +91,6 @@ static const struct uverbs_obj_type uverbs_cq_type = {
 
 const struct uverbs_api_object uverbs_obj_cq = { .type = &uverbs_cq_type };
 
-/* The CQ of the driver's size, made by the driver for @ucq. */
-static struct ib_cq *uverbs_cq_alloc(struct uverbs_cmd_ctx *ctx,
-				     struct ib_ucq_object *ucq,
-				     const struct ib_uverbs_ex_create_cq *cmd)
-{
-	struct ib_cq_init_attr attr = {
-		.cqe = cmd->cqe,
-		.comp_vector = cmd->comp_vector,
-		.flags = cmd->flags,
-	};
-	struct ib_device *ib_dev = ctx->ib_dev;
-	struct ib_cq *cq;
-	int ret;
-
-	cq = rdma_zalloc_drv_obj(ib_dev, ib_cq);
-	if (!cq)
-		return ERR_PTR(-ENOMEM);
-	cq->device = ib_dev;
-	cq->uobject = ucq;
-	cq->comp_handler = uverbs_cq_comp;
-	cq->event_handler = uverbs_cq_event;
-	cq->cq_context = ucq;
-	atomic_set(&cq->usecnt, 0);
-	rdma_restrack_new(&cq->res, RDMA_RESTRACK_CQ);
-	rdma_restrack_set_name(&cq->res, NULL);
-	ret = ib_dev->ops.create_cq(cq, &attr, &ctx->driver_udata);
-	if (ret) {
-		rdma_restrack_put(&cq->res);
-		kfree(cq);
-		return ERR_PTR(ret);
-	}
-	rdma_restrack_add(&cq->res);
-	return cq;
-}
-
 /* The user side: the channel named (if any) and the file's async queue. */
 static struct ib_ucq_object *uverbs_ucq_alloc(struct uverbs_cmd_ctx *ctx,
 					      const struct ib_uverbs_ex_create_cq *cmd)
@@ -161,6 +125,11 @@ static struct ib_ucq_object *uverbs_ucq_alloc(struct uverbs_cmd_ctx *ctx,
 static int uverbs_cq_create(struct uverbs_cmd_ctx *ctx,
 			    const struct ib_uverbs_ex_create_cq *cmd)
 {
+	struct ib_cq_init_attr attr = {
+		.cqe = cmd->cqe,
+		.comp_vector = cmd->comp_vector,
+		.flags = cmd->flags,
+	};
 	struct ib_uverbs_ex_create_cq_resp resp = {};
 	struct ib_ucq_object *ucq;
 	struct ib_uobject *uobj;
@@ -178,11 +147,13 @@ static int uverbs_cq_create(struct uverbs_cmd_ctx *ctx,
 		goto err_handle;
 	}
 	ucq->uobj = uobj;
-	cq = uverbs_cq_alloc(ctx, ucq, cmd);
+	cq = ib_create_cq_udata(ctx->ib_dev, uverbs_cq_comp, uverbs_cq_event,
+				ucq, &attr, NULL, &ctx->driver_udata);
 	if (IS_ERR(cq)) {
 		ret = PTR_ERR(cq);
 		goto err_ucq;
 	}
+	cq->uobject = ucq;
 	uobj->object = cq;
 	uobj->context = ctx->ucontext;
 	uobj->user_handle = cmd->user_handle;
@@ -281,27 +252,6 @@ int uverbs_cmd_resize_cq(struct uverbs_cmd_ctx *ctx)
 	return ret;
 }
 
-/* One completion as struct ib_uverbs_wc. */
-static void uverbs_wc_to_user(struct ib_uverbs_wc *u, const struct ib_wc *wc)
-{
-	*u = (struct ib_uverbs_wc) {
-		.wr_id = wc->wr_id,
-		.status = wc->status,
-		.opcode = wc->opcode,
-		.vendor_err = wc->vendor_err,
-		.byte_len = wc->byte_len,
-		.ex.imm_data = wc->ex.imm_data,
-		.qp_num = wc->qp->qp_num,
-		.src_qp = wc->src_qp,
-		.wc_flags = wc->wc_flags,
-		.pkey_index = wc->pkey_index,
-		.slid = ib_lid_cpu16(wc->slid),
-		.sl = wc->sl,
-		.dlid_path_bits = wc->dlid_path_bits,
-		.port_num = wc->port_num,
-	};
-}
-
 /* Poll up to @ne completions into the response after its header. */
 static int uverbs_cq_poll_into(struct uverbs_cmd_ctx *ctx, struct ib_cq *cq,
 			       u32 ne, u32 *count)
@@ -315,7 +265,7 @@ static int uverbs_cq_poll_into(struct uverbs_cmd_ctx *ctx, struct ib_cq *cq,
 		ret = ib_poll_cq(cq, 1, &wc);
 		if (ret <= 0)
 			return ret;
-		uverbs_wc_to_user(&uwc, &wc);
+		ib_wc_to_uverbs(&uwc, &wc);
 		if (copy_to_user(out, &uwc, sizeof(uwc)))
 			return -EFAULT;
 		out += sizeof(uwc);

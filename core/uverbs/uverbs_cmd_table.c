@@ -99,6 +99,31 @@ static const struct uverbs_cmd uverbs_cmds[] = {
 			      UVERBS_NEEDS(destroy_cq)),
 	/* the rest of the legacy numbers, handlers to come */
 	[IB_USER_VERBS_CMD_OPEN_QP] = {},
+	/* SRQs (uverbs_cmd_srq.c) */
+	[IB_USER_VERBS_CMD_CREATE_SRQ] =
+		UVERBS_CMD_UDATA_IO(uverbs_cmd_create_srq,
+				    struct ib_uverbs_create_srq,
+				    struct ib_uverbs_create_srq_resp,
+				    UVERBS_NEEDS(create_srq)),
+	[IB_USER_VERBS_CMD_CREATE_XSRQ] =
+		UVERBS_CMD_UDATA_IO(uverbs_cmd_create_xsrq,
+				    struct ib_uverbs_create_xsrq,
+				    struct ib_uverbs_create_srq_resp,
+				    UVERBS_NEEDS(create_srq)),
+	[IB_USER_VERBS_CMD_MODIFY_SRQ] =
+		{ .handler = uverbs_cmd_modify_srq,
+		  .req_size = sizeof(struct ib_uverbs_modify_srq),
+		  .has_udata = 1, .needs = UVERBS_NEEDS(modify_srq) },
+	[IB_USER_VERBS_CMD_QUERY_SRQ] =
+		UVERBS_CMD_UDATA_IO(uverbs_cmd_query_srq,
+				    struct ib_uverbs_query_srq,
+				    struct ib_uverbs_query_srq_resp,
+				    UVERBS_NEEDS(query_srq)),
+	[IB_USER_VERBS_CMD_DESTROY_SRQ] =
+		UVERBS_CMD_IO(uverbs_cmd_destroy_srq,
+			      struct ib_uverbs_destroy_srq,
+			      struct ib_uverbs_destroy_srq_resp,
+			      UVERBS_NEEDS(destroy_srq)),
 };
 
 static const struct uverbs_cmd uverbs_ex_cmds[] = {

@@ -8,9 +8,9 @@
  * sits on the channel's list and on its CQ's list of unread events; read()
  * counts it for the CQ (DESTROY_CQ reports the count, which libibverbs
  * waits for in ibv_destroy_cq), and destroying the CQ takes back what the
- * process did not read. Once the uverbs file's ucontext is torn down (the
- * file closed or the device removed) the channel is dead: read() drains
- * what is queued, then answers -EIO, as 6.1's does.
+ * process did not read. The uverbs file lists its channels; when its
+ * ucontext is torn down (the file closed or the device removed) it closes
+ * them: read() drains what is queued, then answers -EIO, as 6.1's does.
  */
 
 #include <linux/anon_inodes.h>
@@ -21,45 +21,26 @@
 #include <linux/uaccess.h>
 
 #include "uverbs/uverbs.h"
+#include "uverbs/uverbs_evq.h"
 
-/* @lock protects @events and @closed. */
+/*
+ * @evq: the channel's events; @owner: the uverbs file that made it;
+ * @link: on the owner's comp_channels, under its ucontext_lock, so the
+ * file's teardown can close the channel.
+ */
 struct uverbs_comp_channel {
 	struct kref ref;
-	spinlock_t lock;
-	wait_queue_head_t wait;
-	struct list_head events;
-	bool closed;
+	struct uverbs_evq evq;
 	struct ib_uverbs_file *owner;
+	struct list_head link;
 };
-
-struct uverbs_comp_event {
-	struct list_head list;
-	struct list_head obj_list;
-	u32 *counter;
-	struct ib_uverbs_comp_event_desc desc;
-};
-
-/* Drop the unread events of the channel. Caller holds ch->lock. */
-static void uverbs_comp_flush(struct uverbs_comp_channel *ch)
-{
-	struct uverbs_comp_event *ev, *next;
-
-	lockdep_assert_held(&ch->lock);
-	list_for_each_entry_safe(ev, next, &ch->events, list) {
-		list_del(&ev->obj_list);
-		list_del(&ev->list);
-		kfree(ev);
-	}
-}
 
 static void uverbs_comp_free(struct kref *ref)
 {
 	struct uverbs_comp_channel *ch =
 		container_of(ref, struct uverbs_comp_channel, ref);
 
-	spin_lock_irq(&ch->lock);
-	uverbs_comp_flush(ch);
-	spin_unlock_irq(&ch->lock);
+	uverbs_evq_close(&ch->evq, true);
 	uverbs_file_put(ch->owner);
 	kfree(ch);
 }
@@ -82,33 +63,17 @@ void uverbs_comp_put(struct uverbs_comp_channel *ch)
  * @obj_list: the CQ's list of unread events
  * @counter: the CQ's count of events read
  *
- * A closed channel (its file released) takes no events; one that finds no
- * memory is dropped with a message.
+ * A closed channel takes no events; one that finds no memory is dropped
+ * with a message.
  *
  * Context: Any context.
  */
 void uverbs_comp_queue(struct uverbs_comp_channel *ch, u64 cq_handle,
 		       struct list_head *obj_list, u32 *counter)
 {
-	struct uverbs_comp_event *ev;
-	unsigned long flags;
+	union uverbs_evq_desc desc = { .comp.cq_handle = cq_handle };
 
-	ev = kmalloc(sizeof(*ev), GFP_ATOMIC);
-	if (!ev) {
-		pr_warn_ratelimited("completion event dropped: no memory\n");
-		return;
-	}
-	ev->desc.cq_handle = cq_handle;
-	ev->counter = counter;
-	spin_lock_irqsave(&ch->lock, flags);
-	if (!ch->closed) {
-		list_add_tail(&ev->list, &ch->events);
-		list_add_tail(&ev->obj_list, obj_list);
-		ev = NULL;
-	}
-	spin_unlock_irqrestore(&ch->lock, flags);
-	kfree(ev);
-	wake_up_interruptible(&ch->wait);
+	uverbs_evq_add(&ch->evq, &desc, obj_list, counter);
 }
 
 /**
@@ -116,99 +81,51 @@ void uverbs_comp_queue(struct uverbs_comp_channel *ch, u64 cq_handle,
  * @ch: the channel
  * @obj_list: the CQ's list of unread events
  *
- * Also wakes the channel's readers: a CQ going may be the file's teardown,
- * after which read() answers -EIO.
- *
  * Context: Any context.
  */
 void uverbs_comp_forget(struct uverbs_comp_channel *ch,
 			struct list_head *obj_list)
 {
-	struct uverbs_comp_event *ev, *next;
-	unsigned long flags;
-
-	spin_lock_irqsave(&ch->lock, flags);
-	list_for_each_entry_safe(ev, next, obj_list, obj_list) {
-		list_del(&ev->list);
-		list_del(&ev->obj_list);
-		kfree(ev);
-	}
-	spin_unlock_irqrestore(&ch->lock, flags);
-	wake_up_interruptible(&ch->wait);
+	uverbs_evq_forget(&ch->evq, obj_list);
 }
 
-/* No more events will come: the file released, or its ucontext gone. */
-static bool uverbs_comp_dead(struct uverbs_comp_channel *ch)
+/**
+ * uverbs_comp_close_all() - End the completion channels of a file
+ * @file: the file whose ucontext is being torn down
+ *
+ * Their readers wake: read() drains what is queued, then answers -EIO.
+ *
+ * Context: Process context. Caller holds the file's ucontext_lock.
+ */
+void uverbs_comp_close_all(struct ib_uverbs_file *file)
 {
-	return ch->closed || !uverbs_file_ucontext(ch->owner);
-}
+	struct uverbs_comp_channel *ch;
 
-static bool uverbs_comp_ready(struct uverbs_comp_channel *ch)
-{
-	bool ready;
-
-	spin_lock_irq(&ch->lock);
-	ready = !list_empty(&ch->events) || uverbs_comp_dead(ch);
-	spin_unlock_irq(&ch->lock);
-	return ready;
-}
-
-/* The oldest event, off both lists and counted; NULL when closed. */
-static struct uverbs_comp_event *uverbs_comp_take(struct file *filp)
-{
-	struct uverbs_comp_channel *ch = filp->private_data;
-	struct uverbs_comp_event *ev;
-
-	for (;;) {
-		spin_lock_irq(&ch->lock);
-		ev = list_first_entry_or_null(&ch->events,
-					      struct uverbs_comp_event, list);
-		if (ev || uverbs_comp_dead(ch))
-			break;
-		spin_unlock_irq(&ch->lock);
-		if (filp->f_flags & O_NONBLOCK)
-			return ERR_PTR(-EAGAIN);
-		/*
-		 * The file's teardown clears its ucontext after the CQs went
-		 * (and woke us): look again every second rather than miss it.
-		 */
-		if (wait_event_interruptible_timeout(ch->wait,
-						     uverbs_comp_ready(ch),
-						     HZ) < 0)
-			return ERR_PTR(-ERESTARTSYS);
-	}
-	if (ev) {
-		list_del(&ev->list);
-		list_del(&ev->obj_list);
-		(*ev->counter)++;
-	}
-	spin_unlock_irq(&ch->lock);
-	return ev ? ev : ERR_PTR(-EIO);
+	lockdep_assert_held(&file->ucontext_lock);
+	list_for_each_entry(ch, &file->comp_channels, link)
+		uverbs_evq_close(&ch->evq, false);
 }
 
 static ssize_t uverbs_comp_read(struct file *filp, char __user *buf,
 				size_t count, loff_t *pos)
 {
-	struct uverbs_comp_event *ev;
-	ssize_t ret = sizeof(ev->desc);
+	struct uverbs_comp_channel *ch = filp->private_data;
 
-	if (count < sizeof(ev->desc))
-		return -EINVAL;
-	ev = uverbs_comp_take(filp);
-	if (IS_ERR(ev))
-		return PTR_ERR(ev);
-	if (copy_to_user(buf, &ev->desc, sizeof(ev->desc)))
-		ret = -EFAULT;
-	kfree(ev);
-	return ret;
+	return uverbs_evq_read(&ch->evq, filp, buf, count);
 }
 
 static __poll_t uverbs_comp_poll(struct file *filp, poll_table *wait)
 {
 	struct uverbs_comp_channel *ch = filp->private_data;
 
-	poll_wait(filp, &ch->wait, wait);
-	return uverbs_comp_ready(ch) ? EPOLLIN | EPOLLRDNORM : 0;
+	return uverbs_evq_poll(&ch->evq, filp, wait);
+}
+
+static int uverbs_comp_fasync(int fd, struct file *filp, int on)
+{
+	struct uverbs_comp_channel *ch = filp->private_data;
+
+	return uverbs_evq_fasync(&ch->evq, fd, filp, on);
 }
 
 /* The descriptor's last close: CQs may hold the channel on, closed. */
@@ -216,10 +133,10 @@ static int uverbs_comp_release(struct inode *inode, struct file *filp)
 {
 	struct uverbs_comp_channel *ch = filp->private_data;
 
-	spin_lock_irq(&ch->lock);
-	ch->closed = true;
-	uverbs_comp_flush(ch);
-	spin_unlock_irq(&ch->lock);
+	mutex_lock(&ch->owner->ucontext_lock);
+	list_del(&ch->link);
+	mutex_unlock(&ch->owner->ucontext_lock);
+	uverbs_evq_close(&ch->evq, true);
 	uverbs_comp_put(ch);
 	return 0;
 }
@@ -228,8 +145,23 @@ static int uverbs_comp_release(struct inode *inode, struct file *filp)
 static const struct file_operations uverbs_comp_fops = {
 	.owner = THIS_MODULE, .llseek = no_llseek,
 	.read = uverbs_comp_read, .poll = uverbs_comp_poll,
-	.release = uverbs_comp_release,
+	.fasync = uverbs_comp_fasync, .release = uverbs_comp_release,
 };
+
+/*
+ * Put @ch on its owner's list; a file whose ucontext is already gone (a
+ * device removal racing the command) gets a closed channel.
+ */
+static void uverbs_comp_link(struct uverbs_comp_channel *ch)
+{
+	struct ib_uverbs_file *file = ch->owner;
+
+	mutex_lock(&file->ucontext_lock);
+	list_add_tail(&ch->link, &file->comp_channels);
+	if (!file->ucontext)
+		uverbs_evq_close(&ch->evq, false);
+	mutex_unlock(&file->ucontext_lock);
+}
 
 /**
  * uverbs_comp_get() - The channel behind a descriptor, for a new CQ
@@ -278,9 +210,8 @@ int uverbs_cmd_create_comp_channel(struct uverbs_cmd_ctx *ctx)
 	if (!ch)
 		return -ENOMEM;
 	kref_init(&ch->ref);
-	spin_lock_init(&ch->lock);
-	init_waitqueue_head(&ch->wait);
-	INIT_LIST_HEAD(&ch->events);
+	uverbs_evq_init(&ch->evq, sizeof(struct ib_uverbs_comp_event_desc));
+	INIT_LIST_HEAD(&ch->link);
 	kref_get(&ctx->file->ref);
 	ch->owner = ctx->file;
 	resp.fd = get_unused_fd_flags(O_CLOEXEC);
@@ -300,6 +231,7 @@ int uverbs_cmd_create_comp_channel(struct uverbs_cmd_ctx *ctx)
 		put_unused_fd(resp.fd);
 		return ret;
 	}
+	uverbs_comp_link(ch);
 	fd_install(resp.fd, filp);
 	return 0;
 

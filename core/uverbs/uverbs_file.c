@@ -73,6 +73,7 @@ void uverbs_file_destroy_hw(struct ib_uverbs_file *file, bool removal)
 		if (file->async)
 			uverbs_async_unwatch(file->async);
 		smp_store_release(&file->ucontext, NULL);
+		uverbs_comp_close_all(file);
 		rdma_restrack_del(&ucontext->res);
 		if (removal && ib_dev->ops.disassociate_ucontext)
 			ib_dev->ops.disassociate_ucontext(ucontext);
@@ -113,6 +114,7 @@ static int uverbs_open(struct inode *inode, struct file *filp)
 	get_device(&udev->dev);
 	kref_init(&file->ref);
 	mutex_init(&file->ucontext_lock);
+	INIT_LIST_HEAD(&file->comp_channels);
 	xa_init_flags(&file->uobjs, XA_FLAGS_ALLOC);
 
 	/* removal waits for us (SRCU), then finds the file on the list */

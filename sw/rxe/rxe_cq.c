@@ -55,27 +55,6 @@ static bool rxe_cq_fire(struct rxe_cq *cq, const struct ib_wc *wc,
 	return false;
 }
 
-/* A user CQ's element: struct ib_uverbs_wc, as user space polls it. */
-static void rxe_cq_uwc(struct ib_uverbs_wc *uwc, const struct ib_wc *wc)
-{
-	*uwc = (struct ib_uverbs_wc) {
-		.wr_id = wc->wr_id,
-		.status = wc->status,
-		.opcode = wc->opcode,
-		.vendor_err = wc->vendor_err,
-		.byte_len = wc->byte_len,
-		.ex.imm_data = wc->ex.imm_data,
-		.qp_num = wc->qp ? wc->qp->qp_num : 0,
-		.src_qp = wc->src_qp,
-		.wc_flags = wc->wc_flags,
-		.pkey_index = wc->pkey_index,
-		.slid = wc->slid,
-		.sl = wc->sl,
-		.dlid_path_bits = wc->dlid_path_bits,
-		.port_num = wc->port_num,
-	};
-}
-
 /* Room for one more completion? Caller holds cq->lock. */
 static bool rxe_cq_has_room(struct rxe_cq *cq)
 {
@@ -90,7 +69,7 @@ static void rxe_cq_append(struct rxe_cq *cq, const struct ib_wc *wc)
 {
 	lockdep_assert_held(&cq->lock);
 	if (cq->is_user) {
-		rxe_cq_uwc(rxe_uring_tail(&cq->uring), wc);
+		ib_wc_to_uverbs(rxe_uring_tail(&cq->uring), wc);
 		rxe_uring_produce(&cq->uring);
 		return;
 	}

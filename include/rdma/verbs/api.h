@@ -597,6 +597,10 @@ static inline int ib_poll_cq(struct ib_cq *cq, int num_entries,
 	return cq->device->ops.poll_cq(cq, num_entries, wc);
 }
 
+/* @wc as user space polls it; for ib_uverbs and software drivers' user CQs. */
+struct ib_uverbs_wc;
+void ib_wc_to_uverbs(struct ib_uverbs_wc *uwc, const struct ib_wc *wc);
+
 /*
  * Arm @cq for one completion event: @flags holds IB_CQ_SOLICITED or
  * IB_CQ_NEXT_COMP, optionally with IB_CQ_REPORT_MISSED_EVENTS. Negative
