@@ -8,6 +8,13 @@ then the veth crossing check, the issue's targets, and one "bench ..."
 line per workload for scripts. With --out, the same text goes to
 DIR/bench.txt and a plot to DIR/bench.svg. Standard library only.
 
+Where the time goes: each raw line may carry cpu=<busy/total,...> (per
+vCPU jiffies from /proc/stat during the command) and the deltas of the
+rxe hw_counters (retry, rnr, dup, oos, drop, summed over both devices)
+and of the softnet backlog drops; the report turns them into CPU seconds
+per GB (all vCPUs and per vCPU), each vCPU's busy share, and event counts,
+and shows each workload's growth from 1 to 2 QPs.
+
 Values: bandwidth workloads (write, read, send, memcpy) use the result's
 mbps (MB/s, 10^6 bytes/s); latency workloads (send_lat, write_lat) its
 lat_med (us). Ratio is always ours/inbox: above 1 is better for bandwidth,
@@ -65,11 +72,61 @@ def fail_reason(m):
     return "errno=%s %s" % (res.get("errno", "?"), res.get("reason", "no reason"))
 
 
+EVENTS = ("retry", "rnr", "dup", "oos", "drop", "softnet")
+
+
+def cpu_of(m):
+    """[(busy, total)] jiffies per vCPU, or None when not recorded."""
+    cpu = m.get("cpu")
+    if not cpu:
+        return None
+    try:
+        return [tuple(int(x) for x in c.split("/")) for c in cpu.split(",")]
+    except ValueError:
+        return None
+
+
 class Cell:
-    """One workload on one stack: the values of its passing runs, failures."""
+    """One workload on one stack: the values of its passing runs, failures,
+    and the CPU use and event counts those runs recorded."""
 
     def __init__(self):
         self.values, self.fails = [], []
+        self.cpu = []        # per passing run: (bytes, [(busy, total)])
+        self.events = {}     # event -> sum over all runs
+
+    def add_extra(self, m, ok):
+        for e in EVENTS:
+            if e in m:
+                try:
+                    self.events[e] = self.events.get(e, 0) + int(m[e])
+                except ValueError:
+                    pass
+        cpu = cpu_of(m)
+        if ok and cpu:
+            try:
+                nbytes = int(m["res"].get("bytes", "0"))
+            except ValueError:
+                nbytes = 0
+            self.cpu.append((nbytes, cpu))
+
+    def cpu_per_gb(self, hz):
+        """Median CPU seconds per GB: (all vCPUs, [per vCPU]); None without data."""
+        runs = [(b, c) for b, c in self.cpu if b > 0]
+        if not runs:
+            return None
+        ncpu = min(len(c) for _, c in runs)
+        tot = statistics.median(sum(x[0] for x in c) / hz / (b / 1e9) for b, c in runs)
+        per = [statistics.median(c[i][0] / hz / (b / 1e9) for b, c in runs) for i in range(ncpu)]
+        return tot, per
+
+    def busy(self):
+        """Median busy share (%) of each vCPU over the runs, or None."""
+        if not self.cpu:
+            return None
+        ncpu = min(len(c) for _, c in self.cpu)
+        return [statistics.median(100.0 * c[i][0] / c[i][1] if c[i][1] else 0.0
+                                  for _, c in self.cpu) for i in range(ncpu)]
 
     def median(self):
         return statistics.median(self.values) if self.values else None
@@ -90,6 +147,7 @@ def collect(meas):
             cell[m["stack"]].fails.append("pair %s: %s" % (m["pair"], fail_reason(m)))
         else:
             cell[m["stack"]].values.append(v)
+        cell[m["stack"]].add_extra(m, v is not None)
     return table
 
 
@@ -143,6 +201,49 @@ def table_lines(table):
     return out
 
 
+def cpu_lines(table, hz):
+    """CPU seconds per GB (all vCPUs; per vCPU), each vCPU's busy share and
+    the events, per workload and stack."""
+    out = ["", "where the time goes (medians over passing pairs; cpu s/GB: CPU seconds per 10^9 bytes moved, "
+           "all vCPUs and per vCPU; busy: each vCPU's share of the command's time; events: sums over all runs)"]
+    out.append("  %-9s %-4s %6s %4s %-5s %8s  %-17s %-11s  %s" % (
+        "work", "topo", "size", "qps", "stack", "cpu s/GB", "per vCPU", "busy %", " ".join(EVENTS)))
+    any_data = False
+    for key in sorted(table, key=lambda k: (k[3], k[0], k[1], k[2])):
+        for st in STACKS:
+            c = table[key][st]
+            if not c.cpu and not c.events:
+                continue
+            any_data = True
+            g = c.cpu_per_gb(hz)
+            b = c.busy()
+            tot = "-" if g is None or key[0] in LAT_WORKS else "%.2f" % g[0]
+            per = "-" if g is None or key[0] in LAT_WORKS else "/".join("%.2f" % x for x in g[1])
+            bz = "-" if b is None else "/".join("%.0f" % x for x in b)
+            ev = " ".join("%s=%d" % (e, c.events[e]) for e in EVENTS if e in c.events)
+            out.append("  %-9s %-4s %6s %4d %-5s %8s  %-17s %-11s  %s" % (
+                key[0], key[3], size_name(key[1]), key[2], st, tot, per, bz, ev or "-"))
+    return out if any_data else []
+
+
+def growth_lines(table):
+    """Each bandwidth workload's 2-QP median over its 1-QP median, per stack."""
+    rows = []
+    for k, c in table.items():
+        k2 = (k[0], k[1], 2, k[3])
+        if k[0] not in BW_WORKS or k[2] != 1 or k2 not in table:
+            continue
+        g = {}
+        for st in STACKS:
+            one, two = c[st].median(), table[k2][st].median()
+            g[st] = "x%.2f" % (two / one) if one and two else "-"
+        rows.append("  %-5s %-4s %6s %8s %8s" % (k[0], k[3], size_name(k[1]), g["inbox"], g["ours"]))
+    if not rows:
+        return []
+    return ["", "growth from 1 to 2 QPs (median at 2 QPs / median at 1 QP)",
+            "  %-5s %-4s %6s %8s %8s" % ("work", "topo", "size", "inbox", "ours")] + rows
+
+
 def crossing_lines(meas):
     """Did the veth measurements really cross the veth, and loop ones not?"""
     out = ["", "veth crossing check (packets sent by bvA/bvB during each measurement)"]
@@ -184,6 +285,15 @@ def target_lines(table):
             out.append("  %s %s: ours/inbox %s (%s)" % (
                 k[0], k[3], "-" if r is None else "%.2f" % r,
                 "no worse" if r is not None and r <= 1.0 else "worse" if r is not None else "no figure"))
+    cpu = []
+    for k, c in table.items():
+        if k[0] in BW_WORKS:
+            o, i = c["ours"].cpu_per_gb(1), c["inbox"].cpu_per_gb(1)
+            if o and i and i[0] > 0:
+                cpu.append(o[0] / i[0])
+    if cpu:
+        out.append("  CPU seconds per GB, ours/inbox <= 0.5: %d/%d workloads (ratios %.2f .. %.2f, median %.2f)" % (
+            sum(1 for r in cpu if r <= 0.5), len(cpu), min(cpu), max(cpu), statistics.median(cpu)))
     for stack in STACKS:
         grow = []
         for k, c in table.items():
@@ -329,8 +439,10 @@ def write_svg(table, path, title):
 # A fixed sample for --selftest: three pairs, one failed run, one
 # veth measurement that stayed off the wire.
 SAMPLE = """meta pairs=3 quick=0 kernel=k cpus=2 netmtu=1500
-raw stack=inbox pair=1 topo=veth work=write size=65536 qps=1 txA=50 txB=9 :: result mode=bw mbps=40.000 status=ok
-raw stack=ours pair=1 topo=veth work=write size=65536 qps=1 txA=50 txB=9 :: result mode=bw mbps=100.000 status=ok
+raw stack=inbox pair=1 topo=veth work=write size=65536 qps=1 txA=50 txB=9 cpu=100/100,20/100 retry=1 rnr=0 dup=2 oos=0 drop=0 softnet=0 :: result mode=bw bytes=500000000 mbps=40.000 status=ok
+raw stack=ours pair=1 topo=veth work=write size=65536 qps=1 txA=50 txB=9 cpu=50/100,50/100 retry=0 rnr=0 dup=0 oos=3 drop=1 softnet=4 :: result mode=bw bytes=1000000000 mbps=100.000 status=ok
+raw stack=inbox pair=1 topo=veth work=write size=65536 qps=2 txA=50 txB=9 :: result mode=bw mbps=60.000 status=ok
+raw stack=ours pair=1 topo=veth work=write size=65536 qps=2 txA=50 txB=9 :: result mode=bw mbps=180.000 status=ok
 raw stack=inbox pair=2 topo=veth work=write size=65536 qps=1 txA=50 txB=9 :: result mode=bw mbps=20.000 status=ok
 raw stack=ours pair=2 topo=veth work=write size=65536 qps=1 txA=0 txB=0 :: result mode=bw status=fail errno=-110 reason="timed out after 5000 ms"
 raw stack=inbox pair=3 topo=veth work=write size=65536 qps=1 txA=50 txB=9 :: result mode=bw mbps=30.000 status=ok
@@ -345,6 +457,7 @@ meta seconds=10
 """
 SAMPLE_LINES = [
     "bench mode=write size=65536 qps=1 topo=veth ours=90.000 inbox=30.000 unit=MB/s ratio=3.000",
+    "bench mode=write size=65536 qps=2 topo=veth ours=180.000 inbox=60.000 unit=MB/s ratio=3.000",
     "bench mode=send_lat size=64 qps=1 topo=loop ours=30.000 inbox=40.000 unit=us ratio=0.750",
     "bench mode=write_lat size=64 qps=1 topo=veth ours=50.000 inbox=fail unit=us ratio=-",
     "bench mode=memcpy size=16777216 qps=1 topo=none ours=- inbox=1000.000 unit=MB/s ratio=-",
@@ -358,7 +471,12 @@ def report(meas, meta):
         meta.get("pairs", "?"), meta.get("kernel", "?"), meta.get("cpus", "?"),
         meta.get("netmtu", "?"), ", %s s in the guest" % meta["seconds"] if "seconds" in meta else
         " (incomplete: the guest did not finish)")
-    lines = [head] + load_fail_lines(meas) + table_lines(table) + crossing_lines(meas)
+    try:
+        hz = float(meta.get("clk_tck", "100"))
+    except ValueError:
+        hz = 100.0
+    lines = [head] + load_fail_lines(meas) + table_lines(table) + growth_lines(table)
+    lines += cpu_lines(table, hz) + crossing_lines(meas)
     lines += target_lines(table) + [""] + bench_lines(table)
     return lines, table
 
@@ -379,7 +497,13 @@ def selftest():
     checks += [
         ([l for l in lines if l.startswith("bench ")] == SAMPLE_LINES, "bench lines differ"),
         ("ours failed, pair 2: errno=-110 timed out after 5000 ms" in text, "the failure is not listed"),
-        ("ours  veth: 3/4 measurements crossed" in text, "crossing count is wrong"),
+        ("ours  veth: 4/5 measurements crossed" in text, "crossing count is wrong"),
+        ("  write veth    64K    x2.00    x2.00" in text, "growth 1 -> 2 QPs is wrong"),
+        ("  write     veth    64K    1 inbox     2.40  2.00/0.40         100/20" in text,
+         "inbox CPU per GB or busy share is wrong"),
+        ("  write     veth    64K    1 ours      1.00  0.50/0.50         50/50        "
+         "retry=0 rnr=0 dup=0 oos=3 drop=1 softnet=4" in text, "ours CPU per GB or events are wrong"),
+        ("CPU seconds per GB, ours/inbox <= 0.5: 1/1 workloads (ratios 0.42" in text, "the CPU target is wrong"),
         ("did not cross" not in text, "a failed run was reported as not crossing"),
         ("ours pair 1 could not run: modprobe rdma_rxe failed" in text, "the load failure is not listed"),
         ("2/3 2/3" not in text and "3/3 2/3" in text, "runs ok counts are wrong"),

@@ -13,7 +13,8 @@
 # pair), BENCH_TIMEOUT (seconds for the whole guest; default 2700, 900
 # quick), BENCH_CMD_TIMEOUT (seconds per kperf command, default 120),
 # BENCH_PERF=1 (a perf profile of one workload per run and topology, in
-# build/bench/perf-*.txt).
+# build/bench/perf-*.txt), BENCH_OPS/BENCH_SIZES/BENCH_QPS (override the
+# bandwidth workloads, e.g. BENCH_QUICK=1 BENCH_QPS="1 2").
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -40,6 +41,9 @@ cp "$RDMAOOT_TOP/build/kperf-inbox/ib_kperf.ko" "$bdir/inbox-ko/"
 inbox=$("$RDMAOOT_TOP/scripts/stage-modules.sh" stock "$bdir/inbox-ko")
 
 job="BENCH_PAIRS=$pairs BENCH_QUICK=$quick BENCH_CMD_TIMEOUT=${BENCH_CMD_TIMEOUT:-120} BENCH_PERF=${BENCH_PERF:-0}"
+for v in BENCH_OPS BENCH_SIZES BENCH_QPS; do
+	[ -z "${!v:-}" ] || job="$job $v='${!v}'"
+done
 job="$job BENCH_INBOX_ROOT='$inbox' BENCH_OURS_ROOT='$ours'"
 job="$job bash '$RDMAOOT_TOP/scripts/guest/bench.sh' /run/rdmaoot"
 t0=$(date +%s)

@@ -5,7 +5,8 @@
 #
 # Every measurement appends one line to SHARE/bench-raw.txt:
 #   raw stack=<inbox|ours> pair=<n> topo=<loop|veth|none> work=<name>
-#       size=<bytes> qps=<n> txA=<pkts> txB=<pkts> :: <ib_kperf result line>
+#       size=<bytes> qps=<n> txA=<pkts> txB=<pkts> cpu=<busy/total,...>
+#       retry= rnr= dup= oos= drop= softnet= :: <ib_kperf result line>
 # (txA/txB: packets the two veth ends sent during the measurement). A
 # measurement that fails keeps its failed result line (with its reason);
 # nothing aborts the bench but a stack that cannot be unloaded.
@@ -17,6 +18,8 @@
 #   BENCH_PAIRS       A/B pairs (default 3; 1 with BENCH_QUICK=1)
 #   BENCH_QUICK=1     a small subset of the workloads, for development
 #   BENCH_CMD_TIMEOUT seconds one kperf command may take (default 120)
+#   BENCH_OPS, BENCH_SIZES, BENCH_QPS  override the operations, sizes
+#                     (bytes) and QP counts of the bandwidth workloads
 #   BENCH_PERF=1      also profile one write bandwidth measurement per run
 #                     and topology (perf, cpu-clock): SHARE/perf-*.txt
 set -u
@@ -80,6 +83,73 @@ net_setup() {
 
 txp() { cat "/sys/class/net/$1/statistics/tx_packets"; }
 
+# --- where the time goes (sampled around every measurement) ---------------
+
+# cpu_ticks: "busy/total" jiffies (USER_HZ) per CPU, comma-separated, from
+# /proc/stat; busy is everything but idle and iowait.
+cpu_ticks() {
+	awk '$1 ~ /^cpu[0-9]+$/ {
+		t = 0
+		for (i = 2; i <= NF; i++)
+			t += $i
+		printf "%s%d/%d", sep, t - $5 - $6, t
+		sep = ","
+	}' /proc/stat
+}
+
+# cpu_delta BEFORE AFTER: the per-CPU difference of two cpu_ticks samples.
+cpu_delta() {
+	awk -v a="$1" -v b="$2" 'BEGIN {
+		n = split(a, x, ","); split(b, y, ",")
+		for (i = 1; i <= n; i++) {
+			split(x[i], p, "/"); split(y[i], q, "/")
+			printf "%s%d/%d", sep, q[1] - p[1], q[2] - p[2]
+			sep = ","
+		}
+	}'
+}
+
+# hw_sum NAME...: the sum of those hw_counters over rxe0 and rxe1 (a
+# counter a stack does not have counts 0).
+hw_sum() {
+	local d n f s=0
+	for d in rxe0 rxe1; do
+		for n in "$@"; do
+			for f in /sys/class/infiniband/$d/ports/1/hw_counters/$n; do
+				[ -r "$f" ] && s=$((s + $(cat "$f")))
+			done
+		done
+	done
+	echo "$s"
+}
+
+# counters: the events that say a transfer went wrong, as "k=v" words:
+# retries, RNR NAKs (sent and received), duplicate and out-of-sequence
+# requests, packets the receive path dropped (ours counts them by cause),
+# and the network stack's own backlog drops (softnet_stat, 2nd column).
+counters() {
+	local sn=0 x
+	while read -r _ x _; do
+		sn=$((sn + 16#$x))
+	done < /proc/net/softnet_stat
+	echo "retry=$(hw_sum completer_retry_err) rnr=$(hw_sum rcvd_rnr_err send_rnr_err)" \
+		"dup=$(hw_sum duplicate_request) oos=$(hw_sum out_of_seq_request rcvd_seq_err)" \
+		"drop=$(hw_sum 'rcvd_drop_*') softnet=$sn"
+}
+
+# counters_delta BEFORE AFTER: per word, after minus before.
+counters_delta() {
+	local a b k v out=
+	for b in $2; do
+		k=${b%%=*} v=${b#*=}
+		for a in $1; do
+			[ "${a%%=*}" = "$k" ] && v=$((v - ${a#*=}))
+		done
+		out="$out $k=$v"
+	done
+	echo "${out# }"
+}
+
 # --- the stacks ----------------------------------------------------------
 
 stack_root() { [ "$1" = inbox ] && echo "$BENCH_INBOX_ROOT" || echo "$BENCH_OURS_ROOT"; }
@@ -141,26 +211,30 @@ stack_unload() {
 
 # --- measurements --------------------------------------------------------
 
-# record STACK PAIR TOPO WORK SIZE QPS TXA TXB RESULT
+# record STACK PAIR TOPO WORK SIZE QPS TXA TXB RESULT [EXTRA]: EXTRA are
+# more "k=v" tags (cpu=, the counters' deltas).
 record() {
-	printf 'raw stack=%s pair=%s topo=%s work=%s size=%s qps=%s txA=%s txB=%s :: %s\n' \
-		"$@" >> "$RAW"
+	printf 'raw stack=%s pair=%s topo=%s work=%s size=%s qps=%s txA=%s txB=%s%s :: %s\n' \
+		"$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "${10:+ ${10}}" "$9" >> "$RAW"
 }
 
 # measure TOPO WORK SIZE QPS KPERF-ARGS...: one command; its result line
 # (or a made-up failed one) goes to the raw file.
 measure() {
-	local topo=$1 work=$2 size=$3 qps=$4 a0 b0 out rc res
+	local topo=$1 work=$2 size=$3 qps=$4 a0 b0 out rc res c0 c1 n0 n1
 	shift 4
 	a0=$(txp "$VA") b0=$(txp "$VB")
+	n0=$(counters) c0=$(cpu_ticks)
 	out=$(timeout -s KILL "$CMD_TMO" "$KPERF" "$@" 2>&1)
 	rc=$?
+	c1=$(cpu_ticks) n1=$(counters)
 	res=$(printf '%s\n' "$out" | grep '^result ' | tail -n 1)
 	if [ -z "$res" ]; then
 		res="result status=fail errno=0 reason=\"no result (exit $rc): $(printf '%s' "$out" | tr '\n"' ' _' | cut -c1-160)\""
 	fi
 	record "$STACK" "$PAIR" "$topo" "$work" "$size" "$qps" \
-		$(($(txp "$VA") - a0)) $(($(txp "$VB") - b0)) "$res"
+		$(($(txp "$VA") - a0)) $(($(txp "$VB") - b0)) "$res" \
+		"cpu=$(cpu_delta "$c0" "$c1") $(counters_delta "$n0" "$n1")"
 	case $res in
 	*status=ok*) ;;
 	*) log "$STACK $topo $work size=$size qps=$qps: ${res##*status=}" ;;
@@ -260,6 +334,8 @@ set_workloads() {
 		OPS="write read send" SIZES="64 4096 65536 1048576" QPS="1 2 8"
 		LAT_ITERS=10000 MEMCPY_ITERS=96
 	fi
+	# A narrower (or wider) selection for development.
+	OPS=${BENCH_OPS:-$OPS} SIZES=${BENCH_SIZES:-$SIZES} QPS=${BENCH_QPS:-$QPS}
 	MEMCPY_SIZE=16777216
 }
 
@@ -269,7 +345,7 @@ main() {
 	: > "$RAW"
 	set_workloads
 	log "pairs=$PAIRS quick=$QUICK kernel=$(uname -r) cpus=$(nproc)"
-	echo "meta pairs=$PAIRS quick=$QUICK kernel=$(uname -r) cpus=$(nproc) netmtu=$NETMTU" >> "$RAW"
+	echo "meta pairs=$PAIRS quick=$QUICK kernel=$(uname -r) cpus=$(nproc) netmtu=$NETMTU clk_tck=$(getconf CLK_TCK 2>/dev/null || echo 100)" >> "$RAW"
 	net_setup || { log "cannot set up the veth pair"; return 1; }
 	for p in $(seq 1 "$PAIRS"); do
 		run_stack inbox "$p" || return 1
