@@ -41,8 +41,9 @@ cp "$RDMAOOT_TOP/build/kperf-inbox/ib_kperf.ko" "$bdir/inbox-ko/"
 inbox=$("$RDMAOOT_TOP/scripts/stage-modules.sh" stock "$bdir/inbox-ko")
 
 job="BENCH_PAIRS=$pairs BENCH_QUICK=$quick BENCH_CMD_TIMEOUT=${BENCH_CMD_TIMEOUT:-120} BENCH_PERF=${BENCH_PERF:-0}"
+# Lists travel comma-separated: the guest's job line is split on blanks.
 for v in BENCH_OPS BENCH_SIZES BENCH_QPS; do
-	[ -z "${!v:-}" ] || job="$job $v='${!v}'"
+	[ -z "${!v:-}" ] || job="$job $v=$(printf '%s' "${!v}" | tr ' ' ,)"
 done
 job="$job BENCH_INBOX_ROOT='$inbox' BENCH_OURS_ROOT='$ours'"
 job="$job bash '$RDMAOOT_TOP/scripts/guest/bench.sh' /run/rdmaoot"

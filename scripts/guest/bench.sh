@@ -335,7 +335,9 @@ set_workloads() {
 		LAT_ITERS=10000 MEMCPY_ITERS=96
 	fi
 	# A narrower (or wider) selection for development.
+	# (comma- or blank-separated).
 	OPS=${BENCH_OPS:-$OPS} SIZES=${BENCH_SIZES:-$SIZES} QPS=${BENCH_QPS:-$QPS}
+	OPS=${OPS//,/ } SIZES=${SIZES//,/ } QPS=${QPS//,/ }
 	MEMCPY_SIZE=16777216
 }
 
