@@ -77,29 +77,54 @@ void rxe_av_to_attr(const struct rxe_av *av, struct rdma_ah_attr *attr)
 }
 EXPORT_SYMBOL_IF_KUNIT(rxe_av_to_attr);
 
+/* Number a user AH in rxe->ah_xa and tell user space its number. */
+static int rxe_ah_publish(struct rxe_dev *rxe, struct rxe_ah *ah,
+			  struct ib_udata *udata)
+{
+	struct rxe_create_ah_resp resp = {};
+	int err;
+
+	err = xa_alloc_irq(&rxe->ah_xa, &ah->ah_num, ah, xa_limit_31b,
+			   GFP_KERNEL);
+	if (err)
+		return err;
+	resp.ah_num = ah->ah_num;
+	/* an old provider without room for the number gets none */
+	err = ib_copy_to_udata(udata, &resp, min(udata->outlen, sizeof(resp)));
+	if (err) {
+		xa_erase_irq(&rxe->ah_xa, ah->ah_num);
+		ah->ah_num = 0;
+	}
+	return err;
+}
+
 /**
  * rxe_ah_create() - the create_ah verb
  * @ibah: the AH, allocated by the core
  * @init: its address
- * @udata: user data; user AHs are not supported yet
+ * @udata: NULL for a kernel AH; a user AH's response gets its ah_num,
+ *	   the number UD WQEs of a user SQ ring name it by
  *
- * Context: any context unless init->flags has RDMA_CREATE_AH_SLEEPABLE.
- * Return: 0, -EOPNOTSUPP, -EINVAL for an address that is not RoCE v2,
- * -ENOMEM beyond attr.max_ah.
+ * Context: any context unless init->flags has RDMA_CREATE_AH_SLEEPABLE
+ * (always set for a user AH).
+ * Return: 0, -EINVAL for an address that is not RoCE v2, -ENOMEM beyond
+ * attr.max_ah, -EFAULT for the response.
  */
 int rxe_ah_create(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 		  struct ib_udata *udata)
 {
 	struct rxe_dev *rxe = to_rdev(ibah->device);
+	struct rxe_ah *ah = to_rah(ibah);
 	int err;
 
-	if (udata)
-		return -EOPNOTSUPP;
 	if (!rxe_count_inc(&rxe->num_ah, rxe->attr.max_ah)) {
 		rxe_dbg_dev(rxe, "too many AHs\n");
 		return -ENOMEM;
 	}
-	err = rxe_av_from_attr(rxe, &to_rah(ibah)->av, init->ah_attr);
+	ah->ah_num = 0;
+	err = rxe_av_from_attr(rxe, &ah->av, init->ah_attr);
+	if (!err && udata)
+		err = rxe_ah_publish(rxe, ah, udata);
 	if (err)
 		atomic_dec(&rxe->num_ah);
 	return err;
@@ -115,13 +140,20 @@ int rxe_ah_create(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
  */
 int rxe_ah_modify(struct ib_ah *ibah, struct rdma_ah_attr *attr)
 {
+	struct rxe_dev *rxe = to_rdev(ibah->device);
+	struct rxe_ah *ah = to_rah(ibah);
+	unsigned long flags;
 	struct rxe_av av;
 	int err;
 
-	err = rxe_av_from_attr(to_rdev(ibah->device), &av, attr);
-	if (!err)
-		to_rah(ibah)->av = av;
-	return err;
+	err = rxe_av_from_attr(rxe, &av, attr);
+	if (err)
+		return err;
+	/* a user AH's vector is copied by UD posts under the table's lock */
+	xa_lock_irqsave(&rxe->ah_xa, flags);
+	ah->av = av;
+	xa_unlock_irqrestore(&rxe->ah_xa, flags);
+	return 0;
 }
 
 /**
@@ -148,6 +180,16 @@ int rxe_ah_query(struct ib_ah *ibah, struct rdma_ah_attr *attr)
  */
 int rxe_ah_destroy(struct ib_ah *ibah, u32 flags)
 {
+	struct rxe_ah *ah = to_rah(ibah);
+
+	/* no UD post copies the vector once it is out of the table */
+	if (ah->ah_num) {
+		unsigned long irqflags;
+
+		xa_lock_irqsave(&to_rdev(ibah->device)->ah_xa, irqflags);
+		__xa_erase(&to_rdev(ibah->device)->ah_xa, ah->ah_num);
+		xa_unlock_irqrestore(&to_rdev(ibah->device)->ah_xa, irqflags);
+	}
 	atomic_dec(&to_rdev(ibah->device)->num_ah);
 	return 0;
 }

@@ -195,6 +195,8 @@ static void comp_retire(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 		WRITE_ONCE(qp->comp.psn, next);
 	qp->comp.dma_valid = false;
 	rxe_queue_consume(&qp->sq);
+	if (qp->is_user)
+		rxe_uqp_sq_retired(qp);
 }
 
 /* Ask the requester to go back to @psn. */

@@ -197,6 +197,8 @@ static void rxe_dev_dealloc(struct ib_device *ibdev)
 
 	WARN_ON(!xa_empty(&rxe->qp_xa));
 	WARN_ON(!xa_empty(&rxe->key_xa));
+	WARN_ON(!xa_empty(&rxe->ah_xa));
+	xa_destroy(&rxe->ah_xa);
 	xa_destroy(&rxe->qp_xa);
 	xa_destroy(&rxe->key_xa);
 	/* groups left by QPs that never detached (none when ULPs clean up) */
@@ -328,6 +330,7 @@ static void rxe_dev_init(struct rxe_dev *rxe, struct net_device *ndev)
 	xa_init_flags(&rxe->qp_xa, XA_FLAGS_ALLOC);
 	rxe->qpn_next = RXE_QPN_MIN;
 	xa_init_flags(&rxe->key_xa, XA_FLAGS_ALLOC);
+	xa_init_flags(&rxe->ah_xa, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 	spin_lock_init(&rxe->mcast_lock);
 	INIT_LIST_HEAD(&rxe->mcast_list);
 

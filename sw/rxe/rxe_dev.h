@@ -74,6 +74,9 @@ struct rxe_stats {
  * @qp_xa:     QPN -> struct rxe_qp; lookups under RCU take a reference
  * @key_xa:    key index (key >> 8) -> the struct rxe_key embedded in a
  *             struct rxe_mr or struct rxe_mw (rxe_mr.h)
+ * @ah_xa:     ah_num -> struct rxe_ah of a user AH (UD WQEs in a user SQ
+ *             ring name their AH by number); readers copy the vector
+ *             under the xarray's lock, destroy erases first
  * @mcast_lock: protects @mcast_list
  * @mcast_list: multicast groups with attached QPs
  * @ndev_tracker: tracks the reference on @ndev
@@ -105,6 +108,7 @@ struct rxe_dev {
 	u32 qpn_next;
 	struct xarray key_xa;
 	u32 key_next;
+	struct xarray ah_xa;
 
 	spinlock_t mcast_lock;
 	struct list_head mcast_list;

@@ -151,6 +151,66 @@ static int post_send_one(struct rxe_qp *qp, const struct ib_send_wr *wr)
 }
 
 /**
+ * rxe_post_send_user() - queue one work request built from a user SQ slot
+ * @qp: a user QP
+ * @wr: the request; its SGE list (or inline data) is kernel memory
+ *
+ * Context: any context; the caller holds qp->sq_lock.
+ * Return: as one request of rxe_post_send().
+ */
+int rxe_post_send_user(struct rxe_qp *qp, const struct ib_send_wr *wr)
+	__must_hold(&qp->sq_lock)
+{
+	return post_send_one(qp, wr);
+}
+
+/* No WR opcode: the requester cannot build a packet for it. */
+#define RXE_WR_REFUSED		0xff
+
+/**
+ * rxe_post_send_bad() - queue a WQE that completes with IB_WC_LOC_QP_OP_ERR
+ * @qp: a user QP whose SQ is not full
+ * @wr_id: the refused WQE's cookie, for its completion
+ *
+ * The requester fails it in order (its opcode has no packet) and the
+ * completer then moves the QP to the error state, as 6.1 does for a user
+ * WQE it cannot send.
+ *
+ * Context: any context; the caller holds qp->sq_lock.
+ */
+void rxe_post_send_bad(struct rxe_qp *qp, u64 wr_id)
+	__must_hold(&qp->sq_lock)
+{
+	struct rxe_send_wqe *wqe = rxe_queue_tail(&qp->sq);
+
+	lockdep_assert_held(&qp->sq_lock);
+	memset(wqe, 0, sizeof(*wqe));
+	wqe->wr_id = wr_id;
+	wqe->opcode = RXE_WR_REFUSED;
+	wqe->send_flags = IB_SEND_SIGNALED;
+	rxe_queue_produce(&qp->sq);
+}
+
+/* Queue a kernel caller's chain of requests. */
+static int post_send_chain(struct rxe_qp *qp, const struct ib_send_wr *wr,
+			   const struct ib_send_wr **bad_wr)
+{
+	unsigned long flags;
+	int err = 0;
+
+	spin_lock_irqsave(&qp->sq_lock, flags);
+	for (; wr; wr = wr->next) {
+		err = post_send_one(qp, wr);
+		if (err) {
+			*bad_wr = wr;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&qp->sq_lock, flags);
+	return err;
+}
+
+/**
  * rxe_post_send() - the post_send verb
  * @ibqp:   the QP
  * @wr:     chain of work requests
@@ -162,15 +222,17 @@ static int post_send_one(struct rxe_qp *qp, const struct ib_send_wr *wr)
  * requests complete with IB_WC_WR_FLUSH_ERR.
  * Context: any.
  *
+ * For a user QP (@wr NULL) this is the doorbell: the WQEs the process
+ * wrote into its SQ ring are queued (rxe_uqp_sq_pull()).
+ *
  * Return: 0; -EINVAL for a QP not yet in RTS or a bad request; -ENOMEM
- * when the send queue is full.
+ * when the send queue is full; -EOPNOTSUPP for requests on a user QP.
  */
 int rxe_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		  const struct ib_send_wr **bad_wr)
 {
 	struct rxe_qp *qp = to_rqp(ibqp);
 	enum ib_qp_state state = rxe_qp_state(qp);
-	unsigned long flags;
 	int err = 0;
 
 	if (state == IB_QPS_RESET || state == IB_QPS_INIT ||
@@ -178,15 +240,15 @@ int rxe_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		*bad_wr = wr;
 		return -EINVAL;
 	}
-	spin_lock_irqsave(&qp->sq_lock, flags);
-	for (; wr; wr = wr->next) {
-		err = post_send_one(qp, wr);
-		if (err) {
-			*bad_wr = wr;
-			break;
-		}
+	/* A user QP's requests are in its SQ ring: this is the doorbell. */
+	if (qp->is_user && wr) {
+		*bad_wr = wr;
+		return -EOPNOTSUPP;
 	}
-	spin_unlock_irqrestore(&qp->sq_lock, flags);
+	if (qp->is_user)
+		rxe_uqp_sq_pull(qp);
+	else
+		err = post_send_chain(qp, wr, bad_wr);
 
 	/* Flushing calls the completion handler: not in the caller's context. */
 	if (rxe_qp_state(qp) == IB_QPS_ERR)

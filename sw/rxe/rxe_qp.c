@@ -193,11 +193,13 @@ static int qp_check_init(struct rxe_dev *rxe,
 		rxe_dbg_dev(rxe, "QP type %d not supported\n", init->qp_type);
 		return -EOPNOTSUPP;
 	}
-	if (udata || init->create_flags) {
-		rxe_dbg_dev(rxe, "user QPs and create flags %#x unsupported\n",
+	if (init->create_flags) {
+		rxe_dbg_dev(rxe, "create flags %#x unsupported\n",
 			    init->create_flags);
 		return -EOPNOTSUPP;
 	}
+	if (udata && init->qp_type == IB_QPT_GSI)
+		return -EINVAL;
 	if (!init->send_cq || (!init->srq && !init->recv_cq))
 		return -EINVAL;
 	return qp_check_caps(init);
@@ -227,23 +229,35 @@ static void qp_init_fields(struct rxe_qp *qp, struct rxe_dev *rxe,
 		qp->attr.qkey = RXE_GSI_QKEY;
 }
 
-static int qp_alloc_queues(struct rxe_qp *qp, const struct ib_qp_init_attr *init)
+static int qp_alloc_queues(struct rxe_qp *qp, const struct ib_qp_init_attr *init,
+			   struct ib_udata *udata)
 {
 	const struct ib_qp_cap *cap = &init->cap;
 	u32 room = max_t(u32, cap->max_send_sge * sizeof(struct ib_sge),
 			 cap->max_inline_data);
+	u32 send_wr = cap->max_send_wr;
 	int err;
+
+	/* A user QP's kernel SQ has a slot for each of its ring's (rxe_uqp.c). */
+	if (udata) {
+		err = rxe_uqp_create(qp, init, udata);
+		if (err)
+			return err;
+		send_wr = qp->usq.mask + 1;
+	}
 
 	room = ALIGN(room, sizeof(struct ib_sge));
 	qp->sq_wqe_size = sizeof(struct rxe_send_wqe) + room;
 	qp->sq_max_sge = min_t(u32, room / sizeof(struct ib_sge), RXE_MAX_SGE);
 	qp->sq_max_inline = min_t(u32, room, RXE_MAX_INLINE_DATA);
-	err = rxe_queue_init(&qp->sq, max(cap->max_send_wr, 1u),
-			     qp->sq_wqe_size);
+	err = rxe_queue_init(&qp->sq, max(send_wr, 1u), qp->sq_wqe_size);
+	if (err)
+		rxe_uqp_destroy(qp);
 	if (err || qp->srq)
 		return err;
-
 	qp->rq_max_sge = max(cap->max_recv_sge, 1u);
+	if (qp->is_user)
+		return 0;
 	err = rxe_queue_init(&qp->rq, max(cap->max_recv_wr, 1u),
 			     rxe_recv_wqe_size(qp->rq_max_sge));
 	if (err)
@@ -253,9 +267,10 @@ static int qp_alloc_queues(struct rxe_qp *qp, const struct ib_qp_init_attr *init
 
 static void qp_free_queues(struct rxe_qp *qp)
 {
-	if (!qp->srq)
+	if (!qp->srq && !qp->is_user)
 		rxe_queue_cleanup(&qp->rq);
 	rxe_queue_cleanup(&qp->sq);
+	rxe_uqp_destroy(qp);
 }
 
 /* The real capacities, as create_qp and query_qp report them. */
@@ -266,6 +281,11 @@ static void qp_get_caps(struct rxe_qp *qp, struct ib_qp_cap *cap)
 	cap->max_inline_data = qp->sq_max_inline;
 	cap->max_recv_wr = qp->srq ? 0 : rxe_queue_slots(&qp->rq);
 	cap->max_recv_sge = qp->srq ? 0 : qp->rq_max_sge;
+	/* a user QP's rings keep one slot free */
+	if (qp->is_user) {
+		cap->max_send_wr = qp->usq.mask;
+		cap->max_recv_wr = qp->srq ? 0 : qp->urq.mask;
+	}
 }
 
 /* Reserve the QPN (published with the QP later). */
@@ -302,12 +322,13 @@ static void qp_init_engines(struct rxe_qp *qp)
  * rxe_qp_create() - the create_qp verb
  * @ibqp: core-allocated QP
  * @init: requested attributes; @init->cap is updated to the real sizes
- * @udata: must be NULL (kernel QPs only)
+ * @udata: NULL for a kernel QP; a user QP's response gets the mmap
+ *         offsets of its rings (rxe_uqp.c)
  *
  * Context: process.
  *
  * Return: 0, -EINVAL (caps beyond the limits, bad GSI port), -EOPNOTSUPP
- * (QP type, create flags, user QPs), -EBUSY (GSI exists), -ENOMEM.
+ * (QP type, create flags), -EBUSY (GSI exists), -ENOMEM.
  */
 int rxe_qp_create(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		  struct ib_udata *udata)
@@ -324,7 +345,7 @@ int rxe_qp_create(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		goto err_count;
 	}
 	qp_init_fields(qp, rxe, init);
-	err = qp_alloc_queues(qp, init);
+	err = qp_alloc_queues(qp, init, udata);
 	if (err)
 		goto err_count;
 	err = qp_alloc_qpn(qp, rxe, init->qp_type);
@@ -372,8 +393,10 @@ static void qp_clear_queues(struct rxe_qp *qp)
 	spin_lock_irq(&qp->sq_lock);
 	/* Like rxe_queue_consume(): pairs with post_send's acquire of sq.cons. */
 	smp_store_release(&qp->sq.cons, qp->sq.prod);
+	if (qp->is_user)
+		rxe_uqp_sq_retired(qp);
 	spin_unlock_irq(&qp->sq_lock);
-	if (qp->srq)
+	if (qp->srq || qp->is_user)
 		return;
 	spin_lock_irq(&qp->rq_lock);
 	/* Like rxe_queue_consume(): pairs with post_recv's acquire of rq.cons. */

@@ -14,6 +14,7 @@
 #include "rxe_dev.h"
 #include "rxe_hdr.h"
 #include "rxe_mem.h"
+#include "rxe_mmap.h"
 #include "rxe_queue.h"
 #include "rxe_verbs.h"
 #include "rxe_task.h"
@@ -241,6 +242,12 @@ struct rxe_qp_attr {
  * @resp:       responder state (rxe_resp.h)
  * @req:        requester state
  * @comp:       completer state
+ * @is_user:    a user QP: its SQ and RQ are @usq and @urq (rxe_uqp.c)
+ * @usq:        the SQ ring the process fills; its WQEs are copied into
+ *              @sq under @sq_lock, the slot of @sq.prod next
+ * @urq:        the RQ ring the process fills (none with an SRQ); the
+ *              responder takes from it under resp.lock
+ * @usq_copy:   one @usq slot copied out of the ring, under @sq_lock
  *
  * Packets on @req_pkts and @resp_pkts own the QP reference of their
  * pkt->qp; whoever frees one drops it (rxe_qp_pkt_free()).
@@ -283,6 +290,12 @@ struct rxe_qp {
 	/* requester and completer state (rxe_req.c, rxe_comp.c) */
 	struct rxe_req_state req;
 	struct rxe_comp_state comp;
+
+	/* user QPs (rxe_uqp.c) */
+	bool is_user;
+	struct rxe_uring usq;
+	struct rxe_uring urq;
+	void *usq_copy;
 };
 
 #define rxe_dbg_qp(qp, fmt, ...) \
@@ -327,6 +340,17 @@ static inline bool rxe_qp_is_ud(const struct rxe_qp *qp)
 {
 	return rxe_qp_type(qp) == IB_QPT_UD || rxe_qp_type(qp) == IB_QPT_GSI;
 }
+
+/* --- rxe_uqp.c: the rings of user QPs -------------------------------- */
+
+int rxe_uqp_create(struct rxe_qp *qp, const struct ib_qp_init_attr *init,
+		   struct ib_udata *udata);
+void rxe_uqp_destroy(struct rxe_qp *qp);
+void rxe_uqp_sq_pull(struct rxe_qp *qp);
+void rxe_uqp_sq_retired(struct rxe_qp *qp);
+bool rxe_uqp_rq_take(struct rxe_qp *qp, struct rxe_recv_wqe *dst, u32 room);
+int rxe_post_send_user(struct rxe_qp *qp, const struct ib_send_wr *wr);
+void rxe_post_send_bad(struct rxe_qp *qp, u64 wr_id);
 
 /* --- rxe_comp.c: packets for the completer ------------------------------ */
 

@@ -29,6 +29,14 @@ static bool rxe_resp_rq_take(struct rxe_qp *qp, struct rxe_recv_wqe *dst)
 	unsigned long flags;
 	u32 num_sge;
 
+	if (qp->is_user) {
+		bool got;
+
+		spin_lock_irqsave(&qp->resp.lock, flags);
+		got = rxe_uqp_rq_take(qp, dst, RXE_MAX_SGE);
+		spin_unlock_irqrestore(&qp->resp.lock, flags);
+		return got;
+	}
 	spin_lock_irqsave(&qp->resp.lock, flags);
 	src = rxe_queue_head(&qp->rq);
 	if (src) {
@@ -98,6 +106,18 @@ void rxe_resp_wqe_fail(struct rxe_qp *qp, enum ib_wc_status status)
 		rxe_dbg_qp(qp, "receive completion lost\n");
 }
 
+/*
+ * The oldest WQE of the QP's RQ for a flush: a kernel RQ's head (consumed
+ * by the caller), or a user RQ ring's, taken into @scratch (its wr_id).
+ */
+static struct rxe_recv_wqe *rxe_resp_rq_pop(struct rxe_qp *qp,
+					    struct rxe_recv_wqe *scratch)
+{
+	if (!qp->is_user)
+		return rxe_queue_head(&qp->rq);
+	return rxe_uqp_rq_take(qp, scratch, 0) ? scratch : NULL;
+}
+
 /**
  * rxe_resp_flush_rq() - complete every WQE left on the QP's RQ as flushed
  * @qp: a QP in error
@@ -107,20 +127,21 @@ void rxe_resp_wqe_fail(struct rxe_qp *qp, enum ib_wc_status status)
  */
 void rxe_resp_flush_rq(struct rxe_qp *qp)
 {
-	struct rxe_recv_wqe *wqe;
+	struct rxe_recv_wqe *wqe, uwqe;
 	unsigned long flags;
 	struct ib_wc wc;
 
 	if (qp->srq || !qp->rcq)
 		return;
 	spin_lock_irqsave(&qp->resp.lock, flags);
-	while ((wqe = rxe_queue_head(&qp->rq))) {
+	while ((wqe = rxe_resp_rq_pop(qp, &uwqe))) {
 		memset(&wc, 0, sizeof(wc));
 		wc.wr_id = wqe->wr_id;
 		wc.status = IB_WC_WR_FLUSH_ERR;
 		wc.opcode = IB_WC_RECV;
 		wc.qp = &qp->ibqp;
-		rxe_queue_consume(&qp->rq);
+		if (!qp->is_user)
+			rxe_queue_consume(&qp->rq);
 		rxe_cq_post(qp->rcq, &wc, true);
 	}
 	spin_unlock_irqrestore(&qp->resp.lock, flags);

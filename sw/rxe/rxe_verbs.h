@@ -73,9 +73,11 @@ int rxe_av_from_attr(struct rxe_dev *rxe, struct rxe_av *av,
 		     const struct rdma_ah_attr *attr);
 void rxe_av_to_attr(const struct rxe_av *av, struct rdma_ah_attr *attr);
 
+/* @ah_num: a user AH's number in rxe->ah_xa (0 for a kernel AH) */
 struct rxe_ah {
 	struct ib_ah ibah;
 	struct rxe_av av;
+	u32 ah_num;
 };
 
 static inline struct rxe_ah *to_rah(struct ib_ah *ibah)
