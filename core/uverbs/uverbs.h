@@ -234,6 +234,39 @@ void uverbs_port_attr_copy(struct ib_uverbs_query_port_resp *resp,
 			   struct ib_device *ib_dev, u32 port,
 			   const struct ib_port_attr *attr);
 
+/* ---- Objects with async events only: QPs, SRQs (uverbs_uevent.c) -------- */
+
+/**
+ * struct uverbs_uevent - the user side of a QP or SRQ
+ * @ref: the object's reference and that of a DESTROY command reading
+ *	 @events_reported after the object went
+ * @user_handle: the object's name in its events
+ * @async: the file's async event file the events go to, or NULL
+ * @async_list: the object's unread events on @async
+ * @events_reported: events user space read (for DESTROY's response)
+ * @destroyed: the object is gone
+ *
+ * It starts the objects the core knows by type (qp->uobject,
+ * srq->uobject) and is the context their event handler gets.
+ */
+struct uverbs_uevent {
+	struct kref ref;
+	u64 user_handle;
+	struct uverbs_async_file *async;
+	struct list_head async_list;
+	u32 events_reported;
+	bool destroyed;
+};
+
+struct uverbs_uevent *uverbs_uevent_alloc(struct uverbs_cmd_ctx *ctx,
+					  u64 user_handle, size_t size);
+void uverbs_uevent_handler(struct ib_event *event, void *context);
+void uverbs_uevent_release(struct uverbs_uevent *ue);
+int uverbs_uevent_destroy(struct ib_uverbs_file *file,
+			  const struct uverbs_api_object *type,
+			  struct ib_uobject *uobj, struct uverbs_uevent *ue,
+			  u32 *events_reported);
+
 /* SRQs (uverbs_cmd_srq.c): the kind, and the lookup other commands use */
 extern const struct uverbs_api_object uverbs_obj_srq;
 struct ib_srq *uverbs_srq_get(struct ib_uverbs_file *file, u32 handle,
@@ -243,5 +276,18 @@ int uverbs_cmd_create_xsrq(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_modify_srq(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_query_srq(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_destroy_srq(struct uverbs_cmd_ctx *ctx);
+
+/* QPs (uverbs_cmd_qp.c) and AHs (uverbs_cmd_ah.c) */
+extern const struct uverbs_api_object uverbs_obj_qp;
+extern const struct uverbs_api_object uverbs_obj_ah;
+int uverbs_cmd_create_qp(struct uverbs_cmd_ctx *ctx);
+int uverbs_cmd_ex_create_qp(struct uverbs_cmd_ctx *ctx);
+int uverbs_cmd_modify_qp(struct uverbs_cmd_ctx *ctx);
+int uverbs_cmd_ex_modify_qp(struct uverbs_cmd_ctx *ctx);
+int uverbs_cmd_query_qp(struct uverbs_cmd_ctx *ctx);
+int uverbs_cmd_destroy_qp(struct uverbs_cmd_ctx *ctx);
+int uverbs_cmd_post_send(struct uverbs_cmd_ctx *ctx);
+int uverbs_cmd_create_ah(struct uverbs_cmd_ctx *ctx);
+int uverbs_cmd_destroy_ah(struct uverbs_cmd_ctx *ctx);
 
 #endif /* RDMAOOT_CORE_UVERBS_UVERBS_H */

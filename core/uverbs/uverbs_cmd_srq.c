@@ -14,45 +14,11 @@
 
 #include "uverbs/uverbs.h"
 
-/*
- * The user side of an SRQ (srq->uobject). It lives on while DESTROY_SRQ
- * still reads the count (@ref: the SRQ's, and that command's).
- */
+/* The user side of an SRQ (srq->uobject). */
 struct ib_usrq_object {
-	struct kref ref;
-	u64 user_handle;
-	struct uverbs_async_file *async;
-	struct list_head async_list;
-	u32 events_reported;
-	bool destroyed;
+	struct uverbs_uevent uevent;
 };
-
-static void uverbs_usrq_free(struct kref *ref)
-{
-	kfree(container_of(ref, struct ib_usrq_object, ref));
-}
-
-/* The SRQ's async events go to the file's async event file. */
-static void uverbs_srq_event(struct ib_event *event, void *srq_context)
-{
-	struct ib_usrq_object *usrq = srq_context;
-
-	if (usrq->async)
-		uverbs_async_queue_obj(usrq->async, usrq->user_handle,
-				       event->event, &usrq->async_list,
-				       &usrq->events_reported);
-}
-
-/* Let go of what the user side holds once the SRQ itself is gone. */
-static void uverbs_usrq_release(struct ib_usrq_object *usrq)
-{
-	if (usrq->async) {
-		uverbs_async_forget(usrq->async, &usrq->async_list);
-		uverbs_async_put(usrq->async);
-	}
-	usrq->destroyed = true;
-	kref_put(&usrq->ref, uverbs_usrq_free);
-}
+static_assert(offsetof(struct ib_usrq_object, uevent) == 0);
 
 static int uverbs_srq_destroy(struct ib_uobject *uobj,
 			      struct ib_uverbs_file *file, bool force)
@@ -68,7 +34,7 @@ static int uverbs_srq_destroy(struct ib_uobject *uobj,
 	if (ret)
 		pr_warn("%s: user SRQ %u not freed: %d\n",
 			dev_name(&srq->device->dev), uobj->id, ret);
-	uverbs_usrq_release(usrq);
+	uverbs_uevent_release(&usrq->uevent);
 	return ret;
 }
 
@@ -103,26 +69,6 @@ struct ib_srq *uverbs_srq_get(struct ib_uverbs_file *file, u32 handle,
 	return (*uobj)->object;
 }
 
-/* The user side, with the file's async event file if it has one. */
-static struct ib_usrq_object *uverbs_usrq_alloc(struct uverbs_cmd_ctx *ctx,
-						u64 user_handle)
-{
-	struct ib_usrq_object *usrq;
-
-	usrq = kzalloc(sizeof(*usrq), GFP_KERNEL);
-	if (!usrq)
-		return NULL;
-	kref_init(&usrq->ref);
-	INIT_LIST_HEAD(&usrq->async_list);
-	usrq->user_handle = user_handle;
-	mutex_lock(&ctx->file->ucontext_lock);
-	usrq->async = ctx->file->async;
-	if (usrq->async)
-		uverbs_async_get(usrq->async);
-	mutex_unlock(&ctx->file->ucontext_lock);
-	return usrq;
-}
-
 /*
  * The driver's SRQ on the PD @cmd names, for @usrq; @attr gets the sizes
  * the driver granted.
@@ -136,8 +82,8 @@ static struct ib_srq *uverbs_srq_make(struct uverbs_cmd_ctx *ctx,
 	struct ib_srq *srq;
 
 	*attr = (struct ib_srq_init_attr) {
-		.event_handler = uverbs_srq_event,
-		.srq_context = usrq,
+		.event_handler = uverbs_uevent_handler,
+		.srq_context = &usrq->uevent,
 		.srq_type = IB_SRQT_BASIC,
 		.attr = {
 			.max_wr = cmd->max_wr,
@@ -162,6 +108,7 @@ static int uverbs_srq_create(struct uverbs_cmd_ctx *ctx,
 	struct ib_uverbs_create_srq_resp resp = {};
 	struct ib_usrq_object *usrq;
 	struct ib_srq_init_attr attr;
+	struct uverbs_uevent *ue;
 	struct ib_uobject *uobj;
 	struct ib_srq *srq;
 	int ret;
@@ -172,11 +119,12 @@ static int uverbs_srq_create(struct uverbs_cmd_ctx *ctx,
 	uobj = uverbs_uobj_alloc(ctx->file, &uverbs_obj_srq);
 	if (IS_ERR(uobj))
 		return PTR_ERR(uobj);
-	usrq = uverbs_usrq_alloc(ctx, cmd->user_handle);
-	if (!usrq) {
+	ue = uverbs_uevent_alloc(ctx, cmd->user_handle, sizeof(*usrq));
+	if (!ue) {
 		ret = -ENOMEM;
 		goto err_handle;
 	}
+	usrq = container_of(ue, struct ib_usrq_object, uevent);
 	srq = uverbs_srq_make(ctx, cmd, usrq, &attr);
 	if (IS_ERR(srq)) {
 		ret = PTR_ERR(srq);
@@ -196,7 +144,7 @@ static int uverbs_srq_create(struct uverbs_cmd_ctx *ctx,
 err_srq:
 	ib_destroy_srq_user(srq, &(struct ib_udata){});
 err_usrq:
-	uverbs_usrq_release(usrq);
+	uverbs_uevent_release(&usrq->uevent);
 err_handle:
 	uverbs_uobj_abort(uobj);
 	return ret;
@@ -324,7 +272,6 @@ int uverbs_cmd_destroy_srq(struct uverbs_cmd_ctx *ctx)
 {
 	struct ib_uverbs_destroy_srq_resp resp = {};
 	struct ib_uverbs_destroy_srq cmd;
-	struct ib_usrq_object *usrq;
 	struct ib_uobject *uobj;
 	struct ib_srq *srq;
 	int ret = uverbs_cmd_request(ctx, &cmd, sizeof(cmd));
@@ -334,13 +281,8 @@ int uverbs_cmd_destroy_srq(struct uverbs_cmd_ctx *ctx)
 	srq = uverbs_srq_get(ctx->file, cmd.srq_handle, &uobj);
 	if (IS_ERR(srq))
 		return PTR_ERR(srq);
-	usrq = srq->uobject;
-	kref_get(&usrq->ref);
-	uverbs_uobj_put_read(uobj);
-	ret = uverbs_uobj_destroy(ctx->file, &uverbs_obj_srq, cmd.srq_handle);
-	if (!ret && !usrq->destroyed)
-		ret = -EINVAL;
-	resp.events_reported = usrq->events_reported;
-	kref_put(&usrq->ref, uverbs_usrq_free);
+	ret = uverbs_uevent_destroy(ctx->file, &uverbs_obj_srq, uobj,
+				    &srq->uobject->uevent,
+				    &resp.events_reported);
 	return ret ? ret : uverbs_cmd_response(ctx, &resp, sizeof(resp));
 }

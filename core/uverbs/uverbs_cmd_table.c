@@ -97,7 +97,39 @@ static const struct uverbs_cmd uverbs_cmds[] = {
 		UVERBS_CMD_IO(uverbs_cmd_destroy_cq, struct ib_uverbs_destroy_cq,
 			      struct ib_uverbs_destroy_cq_resp,
 			      UVERBS_NEEDS(destroy_cq)),
+	/* QPs (uverbs_cmd_qp.c) */
+	[IB_USER_VERBS_CMD_CREATE_QP] =
+		UVERBS_CMD_UDATA_IO(uverbs_cmd_create_qp,
+				    struct ib_uverbs_create_qp,
+				    struct ib_uverbs_create_qp_resp,
+				    UVERBS_NEEDS(create_qp)),
+	[IB_USER_VERBS_CMD_QUERY_QP] =
+		UVERBS_CMD_UDATA_IO(uverbs_cmd_query_qp,
+				    struct ib_uverbs_query_qp,
+				    struct ib_uverbs_query_qp_resp,
+				    UVERBS_NEEDS(query_qp)),
+	[IB_USER_VERBS_CMD_MODIFY_QP] =
+		{ .handler = uverbs_cmd_modify_qp,
+		  .req_size = sizeof(struct ib_uverbs_modify_qp),
+		  .has_udata = 1, .needs = UVERBS_NEEDS(modify_qp) },
+	[IB_USER_VERBS_CMD_DESTROY_QP] =
+		UVERBS_CMD_IO(uverbs_cmd_destroy_qp, struct ib_uverbs_destroy_qp,
+			      struct ib_uverbs_destroy_qp_resp,
+			      UVERBS_NEEDS(destroy_qp)),
+	[IB_USER_VERBS_CMD_POST_SEND] =
+		UVERBS_CMD_IO(uverbs_cmd_post_send, struct ib_uverbs_post_send,
+			      struct ib_uverbs_post_send_resp,
+			      UVERBS_NEEDS(post_send)),
 	/* the rest of the legacy numbers, handlers to come */
+	/* AHs (uverbs_cmd_ah.c) */
+	[IB_USER_VERBS_CMD_CREATE_AH] =
+		UVERBS_CMD_UDATA_IO(uverbs_cmd_create_ah,
+				    struct ib_uverbs_create_ah,
+				    struct ib_uverbs_create_ah_resp,
+				    UVERBS_NEEDS(create_user_ah)),
+	[IB_USER_VERBS_CMD_DESTROY_AH] =
+		UVERBS_CMD_I(uverbs_cmd_destroy_ah, struct ib_uverbs_destroy_ah,
+			     UVERBS_NEEDS(destroy_ah)),
 	[IB_USER_VERBS_CMD_OPEN_QP] = {},
 	/* SRQs (uverbs_cmd_srq.c) */
 	[IB_USER_VERBS_CMD_CREATE_SRQ] =
@@ -137,6 +169,16 @@ static const struct uverbs_cmd uverbs_ex_cmds[] = {
 			      struct ib_uverbs_ex_create_cq, reserved,
 			      struct ib_uverbs_ex_create_cq_resp,
 			      response_length, UVERBS_NEEDS(create_cq)),
+	[IB_USER_VERBS_EX_CMD_CREATE_QP] =
+		UVERBS_CMD_EX(uverbs_cmd_ex_create_qp,
+			      struct ib_uverbs_ex_create_qp, comp_mask,
+			      struct ib_uverbs_ex_create_qp_resp,
+			      response_length, UVERBS_NEEDS(create_qp)),
+	[IB_USER_VERBS_EX_CMD_MODIFY_QP] =
+		UVERBS_CMD_EX(uverbs_cmd_ex_modify_qp,
+			      struct ib_uverbs_ex_modify_qp, base,
+			      struct ib_uverbs_ex_modify_qp_resp,
+			      response_length, UVERBS_NEEDS(modify_qp)),
 	/* the rest of the extended numbers, handlers to come */
 	[IB_USER_VERBS_EX_CMD_MODIFY_CQ] = { .is_ex = 1 },
 };

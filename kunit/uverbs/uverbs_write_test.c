@@ -44,11 +44,18 @@ static const struct lookup_case lookup_cases[] = {
 	{ "EX QUERY_DEVICE", EXT | IB_USER_VERBS_EX_CMD_QUERY_DEVICE, 0,
 	  true, true },
 	{ "EX CREATE_CQ", EXT | IB_USER_VERBS_EX_CMD_CREATE_CQ, 0, true, true },
+	{ "CREATE_QP", IB_USER_VERBS_CMD_CREATE_QP, 0, true, false },
+	{ "QUERY_QP", IB_USER_VERBS_CMD_QUERY_QP, 0, true, false },
+	{ "MODIFY_QP", IB_USER_VERBS_CMD_MODIFY_QP, 0, true, false },
+	{ "DESTROY_QP", IB_USER_VERBS_CMD_DESTROY_QP, 0, true, false },
+	{ "POST_SEND", IB_USER_VERBS_CMD_POST_SEND, 0, true, false },
+	{ "CREATE_AH", IB_USER_VERBS_CMD_CREATE_AH, 0, true, false },
+	{ "DESTROY_AH", IB_USER_VERBS_CMD_DESTROY_AH, 0, true, false },
+	{ "EX CREATE_QP", EXT | IB_USER_VERBS_EX_CMD_CREATE_QP, 0, true, true },
+	{ "EX MODIFY_QP", EXT | IB_USER_VERBS_EX_CMD_MODIFY_QP, 0, true, true },
 	/* defined by the ABI, not implemented yet */
-	{ "CREATE_QP", IB_USER_VERBS_CMD_CREATE_QP, 0, false, false },
+	{ "POST_RECV", IB_USER_VERBS_CMD_POST_RECV, 0, false, false },
 	{ "OPEN_QP", IB_USER_VERBS_CMD_OPEN_QP, 0, false, false },
-	{ "EX CREATE_QP", EXT | IB_USER_VERBS_EX_CMD_CREATE_QP, 0, false,
-	  true },
 	{ "EX MODIFY_CQ", EXT | IB_USER_VERBS_EX_CMD_MODIFY_CQ, 0, false,
 	  true },
 	{ "EX number 0", EXT | 0, 0, false, true },
@@ -155,9 +162,9 @@ static const struct legacy_case legacy_cases[] = {
 	{ "no request body", IB_USER_VERBS_CMD_DEALLOC_PD, HDR / 4, 0, HDR,
 	  -ENOSPC },
 	/* an unimplemented command still has its header checked */
-	{ "unimplemented, any size", IB_USER_VERBS_CMD_CREATE_QP, HDR / 4, 0,
+	{ "unimplemented, any size", IB_USER_VERBS_CMD_POST_RECV, HDR / 4, 0,
 	  HDR, 0 },
-	{ "unimplemented, bad count", IB_USER_VERBS_CMD_CREATE_QP, HDR / 4, 0,
+	{ "unimplemented, bad count", IB_USER_VERBS_CMD_POST_RECV, HDR / 4, 0,
 	  HDR + 4, -EINVAL },
 };
 

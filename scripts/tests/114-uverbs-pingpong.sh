@@ -1,0 +1,92 @@
+# User QPs on rdma_rxe with Debian's unmodified libibverbs and its rxe
+# provider: ibv_rc_pingpong, ibv_uc_pingpong and ibv_ud_pingpong with
+# their data check (-c) between two processes on rxe0, RC also woken by
+# completion events (-e) and across the veth pair to rxe1 in another
+# network namespace. Every run must complete all its iterations on both
+# sides; "rdma res" must show the user QPs with their process while they
+# run, and none once they exited; the kernel stays silent.
+TEST_TIMEOUT=900
+
+. "$RDMAOOT_TOP/scripts/guest/uverbs-env.sh"
+
+NS=uvpp
+IBDEV2=rxe1
+IP4B=192.0.2.12
+OUT=/tmp/uverbs-pp
+ITERS=200
+
+test_setup() {
+	uv_env_setup ibv_rc_pingpong ibv_uc_pingpong ibv_ud_pingpong ss
+	rm -rf "$OUT"
+	mkdir -p "$OUT"
+}
+
+# pingpong NAME PORT CDEV CPRE HOST ARGS...: a server of ibv_NAME_pingpong
+# on IBDEV and a client on CDEV (run through CPRE, e.g. "ip netns exec
+# NS") connecting to HOST, both with ARGS, both checked.
+pingpong() {
+	local name=$1 port=$2 cdev=$3 cpre=$4 host=$5 spid rc=0 f
+	shift 5
+	f="$OUT/$name-$port"
+	"ibv_${name}_pingpong" -d "$IBDEV" -p "$port" "$@" > "$f.server" 2>&1 &
+	spid=$!
+	t_wait_for 20 port_open "$port" || { cat "$f.server"; t_fail "$name server did not listen"; }
+	# shellcheck disable=SC2086
+	timeout 120 $cpre "ibv_${name}_pingpong" -d "$cdev" -p "$port" "$@" "$host" > "$f.client" 2>&1 || rc=$?
+	wait "$spid" || rc=$((rc ? rc : $?))
+	cat "$f.server" "$f.client"
+	[ "$rc" = 0 ] || t_fail "ibv_${name}_pingpong $* failed (exit $rc)"
+	grep -q "^$ITERS iters in" "$f.server" || t_fail "$name server did not finish its $ITERS iterations"
+	grep -q "^$ITERS iters in" "$f.client" || t_fail "$name client did not finish its $ITERS iterations"
+}
+
+port_open() { ss -ltnH "sport = :$1" | grep -q .; }
+
+user_qps() { rdma res show qp | grep -c "comm ibv_" || true; }
+
+test_run() {
+	local before noise
+	uv_rxe_add
+	uv_uverbs_up
+	before=$(dmesg | wc -l)
+
+	# one device, two processes
+	pingpong rc 18515 "$IBDEV" "" 127.0.0.1 -g 1 -c -n "$ITERS"
+	pingpong rc 18516 "$IBDEV" "" 127.0.0.1 -g 1 -c -n "$ITERS" -e
+	pingpong rc 18517 "$IBDEV" "" 127.0.0.1 -g 1 -c -n "$ITERS" -s 65536
+	pingpong uc 18518 "$IBDEV" "" 127.0.0.1 -g 1 -c -n "$ITERS"
+	pingpong ud 18519 "$IBDEV" "" 127.0.0.1 -g 1 -c -n "$ITERS" -s 512
+
+	# user QPs show their process while they live
+	ibv_rc_pingpong -d "$IBDEV" -g 1 -p 18520 > "$OUT/res.server" 2>&1 &
+	t_wait_for 20 port_open 18520 || t_fail "the rc server for rdma res did not listen"
+	rdma res show qp | grep "$IBDEV" || true
+	[ "$(user_qps)" -ge 1 ] || t_fail "rdma res shows no QP of ibv_rc_pingpong"
+	kill $! 2>/dev/null
+	wait $! 2>/dev/null
+	t_wait_for 10 test "$(user_qps)" = 0 || t_fail "user QPs left after their process exited"
+
+	# across the veth to rxe1 in another namespace
+	t_run ip netns add "$NS"
+	t_run ip link set "$VPEER" netns "$NS"
+	t_run ip -n "$NS" addr add "$IP4B/24" dev "$VPEER"
+	t_run ip -n "$NS" link set "$VPEER" up
+	t_run ip -n "$NS" link set lo up
+	t_run ip netns exec "$NS" rdma link add "$IBDEV2" type rxe netdev "$VPEER"
+	pingpong rc 18521 "$IBDEV2" "ip netns exec $NS" "$IP4" -g 1 -c -n "$ITERS"
+	pingpong uc 18522 "$IBDEV2" "ip netns exec $NS" "$IP4" -g 1 -c -n "$ITERS"
+	pingpong ud 18523 "$IBDEV2" "ip netns exec $NS" "$IP4" -g 1 -c -n "$ITERS" -s 512
+
+	noise=$(dmesg | tail -n +"$((before + 1))" | grep -Ei "warn|bug|error|rxe" || true)
+	[ -z "$noise" ] || t_fail "the kernel spoke: $noise"
+	t_run ip netns exec "$NS" rdma link delete "$IBDEV2"
+	t_run rdma link delete "$IBDEV"
+	t_run modprobe -r rdma_rxe
+	t_run modprobe -r ib_uverbs
+}
+
+test_cleanup() {
+	ip netns exec "$NS" rdma link delete "$IBDEV2" 2>/dev/null
+	ip netns del "$NS" 2>/dev/null
+	uv_env_cleanup
+}
