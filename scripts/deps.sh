@@ -11,7 +11,8 @@ pkgs=(
 	linux-headers-amd64
 	qemu-system-x86 busybox-static
 	iproute2 procps tshark
-	rdmacm-utils ibverbs-providers ibverbs-utils python3-pyverbs
+	rdmacm-utils ibverbs-providers ibverbs-utils python3-pyverbs perftest
+	infiniband-diags
 	tcpdump strace
 	nfs-kernel-server nfs-common rpcbind
 	nvme-cli fio open-iscsi

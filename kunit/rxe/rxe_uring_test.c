@@ -153,9 +153,9 @@ static void rxe_uring_test_move(struct kunit *test)
 		push(test, &r, 100 + i);
 	WRITE_ONCE(r.buf->consumer_index, 2);
 	/* four unconsumed entries do not fit in a ring of three */
-	KUNIT_EXPECT_EQ(test, rxe_uring_move(&r, &small), -EINVAL);
+	KUNIT_EXPECT_EQ(test, rxe_uring_move(&r, &small, false), -EINVAL);
 	KUNIT_EXPECT_EQ(test, r.mask, 7u);
-	KUNIT_EXPECT_EQ(test, rxe_uring_move(&r, &big), 0);
+	KUNIT_EXPECT_EQ(test, rxe_uring_move(&r, &big, false), 0);
 	KUNIT_EXPECT_EQ(test, r.mask, 15u);
 	KUNIT_EXPECT_EQ(test, r.kidx, 4u);
 	KUNIT_EXPECT_EQ(test, r.buf->producer_index, 4u);

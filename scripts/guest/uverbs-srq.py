@@ -3,8 +3,9 @@
 # write() ABI by hand: 6.1's errnos for a PD handle that names no PD, XRC
 # and tag-matching types (no XRC domains or SRQ CQs yet), MODIFY_SRQ,
 # QUERY_SRQ and DESTROY_SRQ of no SRQ (EINVAL), a request too short
-# (ENOSPC); and that an SRQ the driver refuses leaves its PD free. rdma_rxe has no user SRQs yet: it
-# answers a user SRQ -EOPNOTSUPP (rings, resize and limit come with them).
+# (ENOSPC); that an SRQ the driver refuses (rdma_rxe without room for its
+# answer) leaves its PD free; a user SRQ of rdma_rxe: the sizes granted,
+# QUERY_SRQ, its PD busy until DESTROY_SRQ.
 # One line per check; exit status 0 when all held.
 import errno
 import importlib.util
@@ -23,6 +24,7 @@ GET_CONTEXT, ALLOC_PD, DEALLOC_PD = 0, 3, 4
 CREATE_SRQ, MODIFY_SRQ, QUERY_SRQ, DESTROY_SRQ, CREATE_XSRQ = 32, 33, 34, 35, 39
 SRQT_BASIC, SRQT_XRC, SRQT_TM = 0, 1, 2
 NO_HANDLE = 0x7777
+RXE_SRQ_RESP = 24   # struct rxe_create_srq_resp: mminfo, srq_num, reserved
 
 
 def want(what, got, expected):
@@ -45,10 +47,16 @@ def alloc_pd(fd):
     return struct.unpack("<I", r.raw)[0]
 
 
-def create_srq(fd, pd, max_wr=16, max_sge=1, limit=0):
-    r, addr = buf(16)
+def create_srq(fd, pd, max_wr=16, max_sge=1, limit=0, drv_out=0):
+    """errno of a CREATE_SRQ with DRV_OUT bytes of room for the driver."""
+    return create_srq_handle(fd, pd, max_wr, max_sge, limit, drv_out)[0]
+
+
+def create_srq_handle(fd, pd, max_wr=16, max_sge=1, limit=0, drv_out=0):
+    r, addr = buf(16 + drv_out)
     body = struct.pack("<QQIIII", addr, 0x5151, pd, max_wr, max_sge, limit)
-    return write(fd, legacy(CREATE_SRQ, body, 16))
+    err = write(fd, legacy(CREATE_SRQ, body, 16 + drv_out))
+    return err, struct.unpack("<IIII", r.raw[:16])
 
 
 def create_xsrq(fd, pd, srq_type):
@@ -85,11 +93,26 @@ def main():
     want("CREATE_SRQ request too short: ENOSPC",
          write(fd, legacy(CREATE_SRQ, struct.pack("<QQ", addr, 1), 16)),
          errno.ENOSPC)
-    # rdma_rxe's user SRQs are to come: until then the driver refuses
-    want("CREATE_SRQ on rdma_rxe: EOPNOTSUPP (no user SRQs yet)",
-         create_srq(fd, pd), errno.EOPNOTSUPP)
+    # rdma_rxe answers a user SRQ with its ring's mmap information
+    want("CREATE_SRQ without room for rdma_rxe's answer: EINVAL",
+         create_srq(fd, pd), errno.EINVAL)
+    err, (handle, max_wr, max_sge, _) = create_srq_handle(fd, pd, 20, 2,
+                                                          drv_out=RXE_SRQ_RESP)
+    want("CREATE_SRQ with room for rdma_rxe's answer", err, 0)
+    check("CREATE_SRQ grants 20 WRs of 2 SGEs (a power of two less one)",
+          (max_wr, max_sge) == (31, 2), f"(got {max_wr}, {max_sge})")
+    want("DEALLOC_PD under an SRQ: EBUSY",
+         write(fd, legacy(DEALLOC_PD, struct.pack("<I", pd), 0)), errno.EBUSY)
+    r, addr = buf(16)
+    want("QUERY_SRQ", write(fd, legacy(QUERY_SRQ, struct.pack("<QII", addr,
+                                                             handle, 0), 16)), 0)
+    check("QUERY_SRQ answers what CREATE_SRQ granted",
+          struct.unpack("<III", r.raw[:12]) == (31, 2, 0))
+    r, addr = buf(4)
+    want("DESTROY_SRQ", write(fd, legacy(DESTROY_SRQ, struct.pack(
+        "<QII", addr, handle, 0), 4)), 0)
     no_srq(fd)
-    want("DEALLOC_PD after the refused SRQs: the PD is free",
+    want("DEALLOC_PD after the SRQs: the PD is free",
          write(fd, legacy(DEALLOC_PD, struct.pack("<I", pd), 0)), 0)
     os.close(async_fd)
     os.close(fd)

@@ -1,6 +1,7 @@
 # User QPs on rdma_rxe with Debian's unmodified libibverbs and its rxe
-# provider: ibv_rc_pingpong, ibv_uc_pingpong and ibv_ud_pingpong with
-# their data check (-c) between two processes on rxe0, RC also woken by
+# provider: ibv_rc_pingpong, ibv_uc_pingpong, ibv_ud_pingpong and
+# ibv_srq_pingpong (16 QPs on one user SRQ) with their data check (-c)
+# between two processes on rxe0, RC also woken by
 # completion events (-e) and across the veth pair to rxe1 in another
 # network namespace. Every run must complete all its iterations on both
 # sides; "rdma res" must show the user QPs with their process while they
@@ -16,7 +17,8 @@ OUT=/tmp/uverbs-pp
 ITERS=200
 
 test_setup() {
-	uv_env_setup ibv_rc_pingpong ibv_uc_pingpong ibv_ud_pingpong ss
+	uv_env_setup ibv_rc_pingpong ibv_uc_pingpong ibv_ud_pingpong \
+		ibv_srq_pingpong ss
 	rm -rf "$OUT"
 	mkdir -p "$OUT"
 }
@@ -56,6 +58,7 @@ test_run() {
 	pingpong rc 18517 "$IBDEV" "" 127.0.0.1 -g 1 -c -n "$ITERS" -s 65536
 	pingpong uc 18518 "$IBDEV" "" 127.0.0.1 -g 1 -c -n "$ITERS"
 	pingpong ud 18519 "$IBDEV" "" 127.0.0.1 -g 1 -c -n "$ITERS" -s 512
+	pingpong srq 18524 "$IBDEV" "" 127.0.0.1 -g 1 -c -n "$ITERS"
 
 	# user QPs show their process while they live
 	ibv_rc_pingpong -d "$IBDEV" -g 1 -p 18520 > "$OUT/res.server" 2>&1 &
@@ -76,6 +79,7 @@ test_run() {
 	pingpong rc 18521 "$IBDEV2" "ip netns exec $NS" "$IP4" -g 1 -c -n "$ITERS"
 	pingpong uc 18522 "$IBDEV2" "ip netns exec $NS" "$IP4" -g 1 -c -n "$ITERS"
 	pingpong ud 18523 "$IBDEV2" "ip netns exec $NS" "$IP4" -g 1 -c -n "$ITERS" -s 512
+	pingpong srq 18525 "$IBDEV2" "ip netns exec $NS" "$IP4" -g 1 -c -n "$ITERS" -e
 
 	noise=$(dmesg | tail -n +"$((before + 1))" | grep -Ei "warn|bug|error|rxe" || true)
 	[ -z "$noise" ] || t_fail "the kernel spoke: $noise"

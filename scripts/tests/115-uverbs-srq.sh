@@ -1,10 +1,9 @@
 # SRQ commands of ib_uverbs over write() (scripts/guest/uverbs-srq.py):
 # 6.1's errnos for a PD handle that names no PD, XRC and tag-matching
 # types, MODIFY_SRQ, QUERY_SRQ and DESTROY_SRQ of no SRQ; ENOSPC for a
-# short request; an SRQ the driver refuses leaves its PD free; the kernel
-# stays silent.
-# rdma_rxe has no user SRQs yet (it answers EOPNOTSUPP): the rings,
-# ibv_create_srq, resize, limit and post_srq_recv checks come with them.
+# short request; an SRQ the driver refuses leaves its PD free; a user SRQ
+# of rdma_rxe with its sizes, QUERY_SRQ and its PD busy until it goes; the
+# kernel stays silent. ibv_srq_pingpong runs in tests/114.
 TEST_TIMEOUT=300
 
 VETH=usrqveth0

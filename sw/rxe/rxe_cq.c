@@ -245,7 +245,7 @@ static int rxe_cq_resize_user(struct rxe_cq *cq, int cqe,
 	err = ib_copy_to_udata(udata, &resp, sizeof(resp));
 	if (!err) {
 		spin_lock_irqsave(&cq->lock, flags);
-		err = rxe_uring_move(&cq->uring, &to);
+		err = rxe_uring_move(&cq->uring, &to, false);
 		spin_unlock_irqrestore(&cq->lock, flags);
 	}
 	/* the old ring after a move, the unused new one after a failure */

@@ -14,6 +14,7 @@
 
 struct rxe_dev;
 struct rxe_ucontext;
+struct rxe_recv_wqe;
 
 /**
  * struct rxe_mmap - one buffer offered to a process for mmap()
@@ -72,7 +73,10 @@ int rxe_uring_init(struct rxe_uring *r, struct rxe_dev *rxe,
 		   struct rxe_ucontext *uc, u32 entries, u32 max_entries,
 		   size_t elem_size);
 void rxe_uring_cleanup(struct rxe_uring *r);
-int rxe_uring_move(struct rxe_uring *r, struct rxe_uring *to);
+int rxe_uring_move(struct rxe_uring *r, struct rxe_uring *to,
+		   bool user_produces);
+bool rxe_uring_take_recv(struct rxe_uring *r, u32 max_sge,
+			 struct rxe_recv_wqe *dst, u32 room);
 
 static inline void *rxe_uring_slot(const struct rxe_uring *r, u32 index)
 {
@@ -84,6 +88,19 @@ static inline u32 rxe_uring_user_index(const struct rxe_uring *r)
 {
 	/* Pairs with the release user space stores the index with. */
 	return smp_load_acquire(&r->buf->consumer_index) & r->mask;
+}
+
+/* The user's (producer's) index of a ring the kernel consumes from. */
+static inline u32 rxe_uring_user_prod(const struct rxe_uring *r)
+{
+	/* Pairs with the release user space stores the index with. */
+	return smp_load_acquire(&r->buf->producer_index) & r->mask;
+}
+
+/* Entries the kernel has not consumed yet (user producer). */
+static inline u32 rxe_uring_pending(const struct rxe_uring *r)
+{
+	return (rxe_uring_user_prod(r) - r->kidx) & r->mask;
 }
 
 /* Entries the user has not consumed yet (kernel producer). */

@@ -348,7 +348,6 @@ int rxe_uqp_create(struct rxe_qp *qp, const struct ib_qp_init_attr *init,
 void rxe_uqp_destroy(struct rxe_qp *qp);
 void rxe_uqp_sq_pull(struct rxe_qp *qp);
 void rxe_uqp_sq_retired(struct rxe_qp *qp);
-bool rxe_uqp_rq_take(struct rxe_qp *qp, struct rxe_recv_wqe *dst, u32 room);
 int rxe_post_send_user(struct rxe_qp *qp, const struct ib_send_wr *wr);
 void rxe_post_send_bad(struct rxe_qp *qp, u64 wr_id);
 

@@ -33,7 +33,8 @@ static bool rxe_resp_rq_take(struct rxe_qp *qp, struct rxe_recv_wqe *dst)
 		bool got;
 
 		spin_lock_irqsave(&qp->resp.lock, flags);
-		got = rxe_uqp_rq_take(qp, dst, RXE_MAX_SGE);
+		got = rxe_uring_take_recv(&qp->urq, qp->rq_max_sge, dst,
+					  RXE_MAX_SGE);
 		spin_unlock_irqrestore(&qp->resp.lock, flags);
 		return got;
 	}
@@ -115,7 +116,8 @@ static struct rxe_recv_wqe *rxe_resp_rq_pop(struct rxe_qp *qp,
 {
 	if (!qp->is_user)
 		return rxe_queue_head(&qp->rq);
-	return rxe_uqp_rq_take(qp, scratch, 0) ? scratch : NULL;
+	return rxe_uring_take_recv(&qp->urq, qp->rq_max_sge, scratch, 0) ?
+	       scratch : NULL;
 }
 
 /**

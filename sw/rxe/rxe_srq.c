@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* rxe_srq.c - shared receive queues: posting, the responders' side, the limit event, resizing. */
 
+#include <linux/uaccess.h>
+#include <rdma/uverbs_ioctl.h>
 #include "rxe_ops.h"
 #include "rxe_verbs.h"
 
@@ -10,7 +12,51 @@
  * both, cons_lock first. The limit is armed under srq->lock and disarmed
  * with cmpxchg() by the consumer that takes the count below it, so the
  * consumer side never needs the producers' lock.
+ *
+ * A user SRQ is a ring in the rdma_user_rxe.h layout the process fills
+ * and maps (rxe_uring.c): the responders take WQEs from it with
+ * rxe_uring_take_recv(), which copies and checks each before use, and
+ * nothing is ever posted from the kernel side.
  */
+
+/* The bytes of a WQE slot with @max_sge SGEs in a user SRQ's ring. */
+static size_t rxe_srq_uelem_size(u32 max_sge)
+{
+	return sizeof(struct rxe_user_recv_wqe) +
+	       max_sge * sizeof(struct rxe_sge);
+}
+
+/* The WQEs the SRQ holds. */
+static u32 rxe_srq_slots(struct rxe_srq *srq)
+{
+	return srq->is_user ? srq->urq.mask : rxe_queue_slots(&srq->rq);
+}
+
+/* A user SRQ's ring, offered to the process in the create response. */
+static int rxe_srq_user_init(struct rxe_srq *srq, u32 max_wr,
+			     struct ib_udata *udata)
+{
+	struct rxe_create_srq_resp resp = {};
+	struct rxe_ucontext *uc;
+	int err;
+
+	if (udata->outlen < sizeof(resp))
+		return -EINVAL;
+	uc = rdma_udata_to_drv_context(udata, struct rxe_ucontext, ibuc);
+	err = rxe_uring_init(&srq->urq, to_rdev(srq->ibsrq.device), uc,
+			     max_wr, RXE_MAX_SRQ_WR,
+			     rxe_srq_uelem_size(srq->max_sge));
+	if (err)
+		return err;
+	rxe_mmap_offer(srq->urq.mm, &resp.mi);
+	err = ib_copy_to_udata(udata, &resp, sizeof(resp));
+	if (err) {
+		rxe_uring_cleanup(&srq->urq);
+		return err;
+	}
+	srq->is_user = true;
+	return 0;
+}
 
 static bool rxe_srq_size_ok(u32 max_wr)
 {
@@ -22,11 +68,13 @@ static bool rxe_srq_size_ok(u32 max_wr)
  * @ibsrq: the SRQ, allocated by the core
  * @init: IB_SRQT_BASIC; attr.max_wr (1..RXE_MAX_SRQ_WR) and attr.max_sge
  *	(up to RXE_MAX_SGE); both are replaced by what the SRQ really holds
- * @udata: user data; user SRQs are not supported yet
+ * @udata: NULL for a kernel SRQ; a user SRQ's response gets the mmap
+ *	   information of its ring (struct rxe_create_srq_resp)
  *
  * Context: process context.
- * Return: 0, -EOPNOTSUPP, -EINVAL for sizes out of range, -ENOMEM (also
- * beyond attr.max_srq).
+ * Return: 0, -EOPNOTSUPP for another SRQ type, -EINVAL for sizes out of
+ * range or a response too short, -ENOMEM (also beyond attr.max_srq),
+ * -EFAULT.
  */
 int rxe_srq_create(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
 		   struct ib_udata *udata)
@@ -36,7 +84,7 @@ int rxe_srq_create(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
 	struct ib_srq_attr *attr = &init->attr;
 	int err;
 
-	if (udata || init->srq_type != IB_SRQT_BASIC)
+	if (init->srq_type != IB_SRQT_BASIC)
 		return -EOPNOTSUPP;
 	if (!rxe_srq_size_ok(attr->max_wr) || attr->max_sge > RXE_MAX_SGE) {
 		rxe_dbg_dev(rxe, "bad SRQ size %u/%u\n", attr->max_wr,
@@ -47,8 +95,11 @@ int rxe_srq_create(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
 		return -ENOMEM;
 
 	srq->max_sge = max(attr->max_sge, 1u);
-	err = rxe_queue_init(&srq->rq, attr->max_wr,
-			     rxe_recv_wqe_size(srq->max_sge));
+	if (udata)
+		err = rxe_srq_user_init(srq, attr->max_wr, udata);
+	else
+		err = rxe_queue_init(&srq->rq, attr->max_wr,
+				     rxe_recv_wqe_size(srq->max_sge));
 	if (err) {
 		atomic_dec(&rxe->num_srq);
 		return err;
@@ -56,7 +107,7 @@ int rxe_srq_create(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
 	spin_lock_init(&srq->lock);
 	spin_lock_init(&srq->cons_lock);
 	srq->limit = 0;
-	attr->max_wr = rxe_queue_slots(&srq->rq);
+	attr->max_wr = rxe_srq_slots(srq);
 	attr->max_sge = srq->max_sge;
 	return 0;
 }
@@ -71,7 +122,12 @@ int rxe_srq_create(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
  */
 int rxe_srq_destroy(struct ib_srq *ibsrq, struct ib_udata *udata)
 {
-	rxe_queue_cleanup(&to_rsrq(ibsrq)->rq);
+	struct rxe_srq *srq = to_rsrq(ibsrq);
+
+	if (srq->is_user)
+		rxe_uring_cleanup(&srq->urq);
+	else
+		rxe_queue_cleanup(&srq->rq);
 	atomic_dec(&to_rdev(ibsrq->device)->num_srq);
 	return 0;
 }
@@ -90,7 +146,8 @@ static int rxe_srq_post_one(struct rxe_srq *srq, const struct ib_recv_wr *wr)
  * @bad_wr: set to the first WR not posted on failure
  *
  * Context: any context.
- * Return: 0, -EINVAL for too many SGEs, -ENOMEM when the SRQ is full.
+ * Return: 0, -EINVAL for too many SGEs, -ENOMEM when the SRQ is full,
+ * -EOPNOTSUPP for a user SRQ (its process posts into its ring).
  */
 int rxe_srq_post_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
 		      const struct ib_recv_wr **bad_wr)
@@ -99,6 +156,11 @@ int rxe_srq_post_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
 	unsigned long flags;
 	int err = 0;
 
+	/* a user SRQ's WQEs are in its ring */
+	if (srq->is_user) {
+		*bad_wr = wr;
+		return -EOPNOTSUPP;
+	}
 	spin_lock_irqsave(&srq->lock, flags);
 	for (; wr; wr = wr->next) {
 		err = rxe_srq_post_one(srq, wr);
@@ -133,6 +195,44 @@ static int rxe_srq_resize(struct rxe_srq *srq, u32 max_wr, u32 limit)
 	return err;
 }
 
+/*
+ * Resize a user SRQ: the new ring's mmap information goes where the
+ * provider's command says (struct rxe_modify_srq_cmd), then the WQEs not
+ * taken yet move over. The provider does not post while it resizes; one
+ * that does only loses its own WQEs.
+ */
+static int rxe_srq_resize_user(struct rxe_srq *srq, u32 max_wr, u32 limit,
+			       struct ib_udata *udata)
+{
+	struct rxe_modify_srq_cmd cmd;
+	struct rxe_uring to;
+	unsigned long flags;
+	struct mminfo mi;
+	int err;
+
+	err = ib_copy_from_udata(&cmd, udata, sizeof(cmd));
+	if (err)
+		return err;
+	err = rxe_uring_init(&to, to_rdev(srq->ibsrq.device), srq->urq.mm->uc,
+			     max_wr, RXE_MAX_SRQ_WR, 1u << srq->urq.log2_elem);
+	if (err)
+		return err;
+	rxe_mmap_offer(to.mm, &mi);
+	if (copy_to_user(u64_to_user_ptr(cmd.mmap_info_addr), &mi, sizeof(mi)))
+		err = -EFAULT;
+	if (!err) {
+		spin_lock_irqsave(&srq->cons_lock, flags);
+		spin_lock(&srq->lock);
+		err = limit >= to.mask ? -EINVAL :
+		      rxe_uring_move(&srq->urq, &to, true);
+		spin_unlock(&srq->lock);
+		spin_unlock_irqrestore(&srq->cons_lock, flags);
+	}
+	/* the old ring after a move, the unused new one after a failure */
+	rxe_uring_cleanup(&to);
+	return err;
+}
+
 /* Arm the limit event; caller holds nothing. */
 static int rxe_srq_arm(struct rxe_srq *srq, u32 limit)
 {
@@ -140,7 +240,7 @@ static int rxe_srq_arm(struct rxe_srq *srq, u32 limit)
 	int err = 0;
 
 	spin_lock_irqsave(&srq->lock, flags);
-	if (limit >= rxe_queue_slots(&srq->rq))
+	if (limit >= rxe_srq_slots(srq))
 		err = -EINVAL;
 	else	/* pairs with READ_ONCE()/cmpxchg() in rxe_srq_limit_hit() */
 		WRITE_ONCE(srq->limit, limit);
@@ -154,11 +254,13 @@ static int rxe_srq_arm(struct rxe_srq *srq, u32 limit)
  * @attr: the new values
  * @mask: IB_SRQ_MAX_WR (resize, keeping the WQEs queued) and/or
  *	IB_SRQ_LIMIT (arm the limit event; below max_wr)
- * @udata: user data; must be NULL
+ * @udata: NULL for a kernel SRQ; a user SRQ's resize names where the new
+ *	   ring's mmap information goes (struct rxe_modify_srq_cmd)
  *
  * Context: process context.
  * Return: 0, -EINVAL (bad size, fewer slots than WQEs queued, limit not
- * below max_wr), -EOPNOTSUPP, -ENOMEM.
+ * below max_wr, no command for a user resize), -EOPNOTSUPP, -ENOMEM,
+ * -EFAULT.
  */
 int rxe_srq_modify(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
 		   enum ib_srq_attr_mask mask, struct ib_udata *udata)
@@ -167,7 +269,7 @@ int rxe_srq_modify(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
 	u32 limit;
 	int err;
 
-	if (udata)
+	if (!!udata != srq->is_user)
 		return -EOPNOTSUPP;
 	if (mask & ~(IB_SRQ_MAX_WR | IB_SRQ_LIMIT))
 		return -EINVAL;
@@ -176,7 +278,9 @@ int rxe_srq_modify(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
 			return -EINVAL;
 		limit = mask & IB_SRQ_LIMIT ? attr->srq_limit :
 					      READ_ONCE(srq->limit);
-		err = rxe_srq_resize(srq, attr->max_wr, limit);
+		err = srq->is_user ?
+		      rxe_srq_resize_user(srq, attr->max_wr, limit, udata) :
+		      rxe_srq_resize(srq, attr->max_wr, limit);
 		if (err)
 			return err;
 	}
@@ -197,7 +301,7 @@ int rxe_srq_query(struct ib_srq *ibsrq, struct ib_srq_attr *attr)
 {
 	struct rxe_srq *srq = to_rsrq(ibsrq);
 
-	attr->max_wr = rxe_queue_slots(&srq->rq);
+	attr->max_wr = rxe_srq_slots(srq);
 	attr->max_sge = srq->max_sge;
 	attr->srq_limit = READ_ONCE(srq->limit);
 	return 0;
@@ -245,9 +349,17 @@ int rxe_srq_take(struct rxe_srq *srq, struct rxe_recv_wqe *dst, u32 max_sge)
 {
 	struct rxe_recv_wqe *wqe;
 	unsigned long flags;
-	bool hit;
+	bool hit, taken;
 
 	spin_lock_irqsave(&srq->cons_lock, flags);
+	if (srq->is_user) {
+		taken = rxe_uring_take_recv(&srq->urq, srq->max_sge, dst,
+					    max_sge);
+		hit = taken &&
+		      rxe_srq_limit_hit(srq, rxe_uring_pending(&srq->urq));
+		spin_unlock_irqrestore(&srq->cons_lock, flags);
+		goto out;
+	}
 	wqe = rxe_queue_head(&srq->rq);
 	if (!wqe || WARN_ON_ONCE(wqe->num_sge > max_sge)) {
 		spin_unlock_irqrestore(&srq->cons_lock, flags);
@@ -257,8 +369,9 @@ int rxe_srq_take(struct rxe_srq *srq, struct rxe_recv_wqe *dst, u32 max_sge)
 	rxe_queue_consume(&srq->rq);
 	hit = rxe_srq_limit_hit(srq, rxe_queue_count(&srq->rq));
 	spin_unlock_irqrestore(&srq->cons_lock, flags);
-
+	taken = true;
+out:
 	if (hit)
 		rxe_srq_limit_event(srq);
-	return 0;
+	return taken ? 0 : -EAGAIN;
 }

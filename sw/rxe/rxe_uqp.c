@@ -17,7 +17,7 @@
  *   read again, never more than the kernel SQ has room for.
  *
  * - The RQ ring. The responder takes its next receive WQE straight from
- *   it (rxe_uqp_rq_take()), copying the WQE out and checking it first.
+ *   it (rxe_uring_take_recv()), copying the WQE out and checking it first.
  *
  * A WQE that fails the checks is handled as 6.1's requester handles a
  * WQE it cannot build a packet for: it completes with
@@ -35,13 +35,6 @@
 static_assert(sizeof(struct rxe_sge) == sizeof(struct ib_sge));
 static_assert(offsetof(struct rxe_sge, length) == offsetof(struct ib_sge, length));
 static_assert(offsetof(struct rxe_sge, lkey) == offsetof(struct ib_sge, lkey));
-
-/* The index the process owns in a ring it produces into, masked. */
-static u32 uqp_user_prod(const struct rxe_uring *r)
-{
-	/* Pairs with the release user space stores its index with. */
-	return smp_load_acquire(&r->buf->producer_index) & r->mask;
-}
 
 /* --- creation ----------------------------------------------------------- */
 
@@ -288,7 +281,7 @@ void rxe_uqp_sq_pull(struct rxe_qp *qp)
 	u32 prod;
 
 	spin_lock_irqsave(&qp->sq_lock, flags);
-	prod = uqp_user_prod(&qp->usq);
+	prod = rxe_uring_user_prod(&qp->usq);
 	while ((qp->sq.prod & qp->usq.mask) != prod &&
 	       !rxe_queue_full(&qp->sq)) {
 		memcpy(qp->usq_copy, rxe_uring_slot(&qp->usq, qp->sq.prod),
@@ -313,49 +306,4 @@ void rxe_uqp_sq_retired(struct rxe_qp *qp)
 	/* The slot was read before: pairs with the provider's acquire. */
 	smp_store_release(&qp->usq.buf->consumer_index,
 			  qp->sq.cons & qp->usq.mask);
-}
-
-/* --- the RQ ring -------------------------------------------------------- */
-
-/**
- * rxe_uqp_rq_take() - take the oldest receive WQE of a user QP's RQ ring
- * @qp: a user QP without an SRQ
- * @dst: where the WQE goes
- * @room: SGEs @dst has room for (0 when only the wr_id matters: flush)
- *
- * The SGE count is read once and checked against the QP's limit; a WQE
- * with more (or SGEs adding up beyond RXE_MAX_MSG_SIZE) is taken with no
- * SGEs, so that the message it receives fails with a length error and its
- * completion still carries its wr_id. The length is summed from the copy.
- *
- * Context: any context; the caller holds qp->resp.lock.
- * Return: true when a WQE was taken.
- */
-bool rxe_uqp_rq_take(struct rxe_qp *qp, struct rxe_recv_wqe *dst, u32 room)
-{
-	struct rxe_uring *r = &qp->urq;
-	const struct rxe_user_recv_wqe *u;
-	u64 len = 0;
-	u32 num_sge, i;
-
-	if (!r->mm || r->kidx == uqp_user_prod(r))
-		return false;
-	u = rxe_uring_slot(r, r->kidx);
-	dst->wr_id = READ_ONCE(u->wr_id);
-	num_sge = READ_ONCE(u->dma.num_sge);
-	if (num_sge > min(qp->rq_max_sge, room))
-		num_sge = 0;
-	memcpy(dst->sge, u->dma.sge, num_sge * sizeof(struct ib_sge));
-	for (i = 0; i < num_sge; i++)
-		len += dst->sge[i].length;
-	if (len > RXE_MAX_MSG_SIZE) {
-		num_sge = 0;
-		len = 0;
-	}
-	dst->num_sge = num_sge;
-	dst->length = len;
-	r->kidx = (r->kidx + 1) & r->mask;
-	/* The slot was read before: pairs with the provider's acquire. */
-	smp_store_release(&r->buf->consumer_index, r->kidx);
-	return true;
 }

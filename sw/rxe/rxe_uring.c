@@ -124,21 +124,27 @@ void rxe_uring_cleanup(struct rxe_uring *r)
 }
 
 /**
- * rxe_uring_move() - move the unconsumed entries of a ring into another
- * @r: the ring in use (the kernel produces into it)
+ * rxe_uring_move() - move the entries in flight of a ring into another
+ * @r: the ring in use
  * @to: an empty ring of the same slot size
+ * @user_produces: user space produces into @r (an SRQ), else the kernel
+ *	does (a CQ)
  *
- * On success @r is the new ring, its entries from slot 0 on, and @to holds
- * the old one for rxe_uring_cleanup(). The caller excludes the kernel
- * producer; user space keeps consuming the old ring until it maps the new.
+ * The entries between the consumer's and the producer's index go to
+ * slots 0 on of @to, whose header says so; the kernel's own index follows
+ * its side. On success @r is the new ring and @to holds the old one for
+ * rxe_uring_cleanup(). The caller excludes the kernel's side; user space
+ * keeps using the old ring until it maps the new one.
  *
  * Context: any context.
  * Return: 0, or -EINVAL when the entries do not fit (nothing changed).
  */
-int rxe_uring_move(struct rxe_uring *r, struct rxe_uring *to)
+int rxe_uring_move(struct rxe_uring *r, struct rxe_uring *to,
+		   bool user_produces)
 {
-	u32 cons = rxe_uring_user_index(r);
-	u32 count = (r->kidx - cons) & r->mask;
+	u32 cons = user_produces ? r->kidx : rxe_uring_user_index(r);
+	u32 prod = user_produces ? rxe_uring_user_prod(r) : r->kidx;
+	u32 count = (prod - cons) & r->mask;
 	u32 i;
 
 	if (count > to->mask || to->log2_elem != r->log2_elem)
@@ -146,10 +152,57 @@ int rxe_uring_move(struct rxe_uring *r, struct rxe_uring *to)
 	for (i = 0; i < count; i++)
 		memcpy(rxe_uring_slot(to, i), rxe_uring_slot(r, cons + i),
 		       1u << r->log2_elem);
-	to->kidx = count;
+	to->kidx = user_produces ? 0 : count;
 	WRITE_ONCE(to->buf->consumer_index, 0);
 	smp_store_release(&to->buf->producer_index, count);
 	swap(*r, *to);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(rxe_uring_move);
+
+/**
+ * rxe_uring_take_recv() - take the oldest receive WQE of a ring user space
+ * fills (a user QP's RQ, a user SRQ)
+ * @r: the ring
+ * @max_sge: SGEs a WQE of the object may have
+ * @dst: where the WQE goes
+ * @room: SGEs @dst has room for (0 when only the wr_id matters: flush)
+ *
+ * The slot is read once: wr_id and SGE count first, the count checked
+ * against @max_sge and @room, then the SGEs copied; the length is summed
+ * from the copy. A WQE with too many SGEs, or SGEs adding up beyond
+ * RXE_MAX_MSG_SIZE, is taken with none, so that the message it receives
+ * fails with a length error and its completion still carries its wr_id.
+ * The slot is handed back to user space at once.
+ *
+ * Context: any context; the caller serialises the ring's consumers.
+ * Return: true when a WQE was taken.
+ */
+bool rxe_uring_take_recv(struct rxe_uring *r, u32 max_sge,
+			 struct rxe_recv_wqe *dst, u32 room)
+{
+	const struct rxe_user_recv_wqe *u;
+	u64 len = 0;
+	u32 num_sge, i;
+
+	if (!r->mm || r->kidx == rxe_uring_user_prod(r))
+		return false;
+	u = rxe_uring_slot(r, r->kidx);
+	dst->wr_id = READ_ONCE(u->wr_id);
+	num_sge = READ_ONCE(u->dma.num_sge);
+	if (num_sge > min(max_sge, room))
+		num_sge = 0;
+	memcpy(dst->sge, u->dma.sge, num_sge * sizeof(struct ib_sge));
+	for (i = 0; i < num_sge; i++)
+		len += dst->sge[i].length;
+	if (len > RXE_MAX_MSG_SIZE) {
+		num_sge = 0;
+		len = 0;
+	}
+	dst->num_sge = num_sge;
+	dst->length = len;
+	r->kidx = (r->kidx + 1) & r->mask;
+	/* The slot was read before: pairs with the provider's acquire. */
+	smp_store_release(&r->buf->consumer_index, r->kidx);
+	return true;
+}

@@ -142,6 +142,10 @@ static inline size_t rxe_recv_wqe_size(u32 max_sge)
  * @rq:    the receive WQEs (struct rxe_recv_wqe)
  * @max_sge: SGEs a slot holds
  * @limit: SRQ limit; 0 when not armed
+ * @is_user: a user SRQ: its WQEs are in @urq, which the process fills,
+ *	     and @rq is unused
+ * @urq:   a user SRQ's ring (rdma_user_rxe.h layout), consumed under
+ *	   @cons_lock
  */
 struct rxe_srq {
 	struct ib_srq ibsrq;
@@ -150,6 +154,8 @@ struct rxe_srq {
 	struct rxe_queue rq;
 	u32 max_sge;
 	u32 limit;
+	bool is_user;
+	struct rxe_uring urq;
 };
 
 static inline struct rxe_srq *to_rsrq(struct ib_srq *ibsrq)

@@ -1,0 +1,91 @@
+# perftest on user QPs of rdma_rxe, Debian's unmodified binaries: ib_send,
+# ib_write, ib_read and ib_atomic, _bw and _lat, between two processes on
+# rxe0 (the out-of-band exchange over TCP; -R needs rdma_ucm). Each pair
+# must finish on both sides with its results table (a line for the
+# iterations asked for) and the kernel stays silent. No figure is
+# judged here: those are for make bench. perftest calibrates its clock
+# at the end of a run; when that fails (a loaded TCG host) the run is
+# repeated, at most three times.
+TEST_TIMEOUT=900
+
+. "$RDMAOOT_TOP/scripts/guest/uverbs-env.sh"
+
+OUT=/tmp/uverbs-perftest
+PORT=18600
+
+test_setup() {
+	local p
+	uv_env_setup ss
+	for p in ib_send_bw ib_write_bw ib_read_bw ib_atomic_bw \
+		 ib_send_lat ib_write_lat ib_read_lat ib_atomic_lat; do
+		command -v "$p" >/dev/null || t_skip "$p is not installed (perftest; make deps)"
+	done
+	rm -rf "$OUT"
+	mkdir -p "$OUT"
+}
+
+port_open() { ss -ltnH "sport = :$1" | grep -q .; }
+
+# has_results FILE N: a line of the results table for N iterations (its
+# first columns: message size, iterations). The figures are not read: in
+# TCG perftest may fail to measure the CPU clock and print "inf".
+has_results() { grep -Eq "^ *[0-9]+ +$2 " "$1"; }
+
+# perf_once PROGRAM N ARGS...: a server and a client of PROGRAM running N
+# iterations; 0 when both finished with the client's results, 2 when only
+# perftest's clock calibration failed, 1 otherwise.
+perf_once() {
+	local prog=$1 n=$2 spid rc=0 f
+	shift 2
+	PORT=$((PORT + 1))
+	f="$OUT/$prog-$PORT"
+	"$prog" -d "$IBDEV" -x 1 -p "$PORT" -n "$n" "$@" > "$f.server" 2>&1 &
+	spid=$!
+	t_wait_for 30 port_open "$PORT" || { cat "$f.server"; t_fail "$prog server did not listen"; }
+	timeout 300 "$prog" -d "$IBDEV" -x 1 -p "$PORT" -n "$n" "$@" 127.0.0.1 > "$f.client" 2>&1 || rc=$?
+	wait "$spid" || rc=$((rc ? rc : $?))
+	cat "$f.server" "$f.client"
+	[ "$rc" = 0 ] && has_results "$f.client" "$n" && return 0
+	grep -q "Can't produce a report" "$f.server" "$f.client" && return 2
+	return 1
+}
+
+# perf PROGRAM N ARGS...: perf_once, repeated (at most 3 runs) only when
+# perftest could not calibrate its clock: it samples the TSC against
+# gettimeofday() and gives up on a poor fit, which a loaded TCG host
+# causes at times. Anything else fails at once.
+perf() {
+	local try rc
+	for try in 1 2 3; do
+		rc=0
+		perf_once "$@" || rc=$?
+		[ "$rc" = 2 ] || break
+		t_log "$1: perftest could not calibrate its clock (run $try), again"
+	done
+	[ "$rc" = 0 ] || t_fail "$* failed on rxe (see above)"
+}
+
+test_run() {
+	local before noise
+	uv_rxe_add
+	uv_uverbs_up
+	before=$(dmesg | wc -l)
+	perf ib_send_bw 2000
+	perf ib_write_bw 2000
+	perf ib_read_bw 2000
+	perf ib_atomic_bw 2000
+	perf ib_send_lat 500
+	perf ib_write_lat 500
+	perf ib_read_lat 500
+	perf ib_atomic_lat 500
+	perf ib_write_bw 200 -a
+	noise=$(dmesg | tail -n +"$((before + 1))" | grep -Ei "warn|bug|error|rxe" || true)
+	[ -z "$noise" ] || t_fail "the kernel spoke: $noise"
+	t_run rdma link delete "$IBDEV"
+	t_run modprobe -r rdma_rxe
+	t_run modprobe -r ib_uverbs
+}
+
+test_cleanup() {
+	uv_env_cleanup
+}
