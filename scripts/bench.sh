@@ -3,7 +3,7 @@
 # side in one boot of Debian's stock kernel under QEMU.
 #
 # Builds our modules for the stock kernel and ib_kperf for the inbox stack
-# (make -C ulp/kperf inbox), stages two module trees (ours: updates/ over
+# (make -C ulp/kperf inbox, from nothing every run), stages two module trees (ours: updates/ over
 # the distribution's kernel/; inbox: the distribution's kernel/ plus the
 # inbox-built ib_kperf), boots the guest once with scripts/guest/bench.sh
 # as its job (runs A=inbox, B=ours, alternating) and then prints the report

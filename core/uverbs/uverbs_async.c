@@ -10,11 +10,8 @@
  * is closed and, drained, read() answers -EIO.
  */
 
-#include <linux/anon_inodes.h>
 #include <linux/fs.h>
-#include <linux/poll.h>
 #include <linux/slab.h>
-#include <linux/uaccess.h>
 #include <rdma/ib_verbs.h>
 
 #include "uverbs/uverbs.h"
@@ -156,39 +153,19 @@ void uverbs_async_unwatch(struct uverbs_async_file *async)
 	async->handler.device = NULL;
 }
 
-static ssize_t uverbs_async_read(struct file *filp, char __user *buf,
-				 size_t count, loff_t *pos)
-{
-	struct uverbs_async_file *async = filp->private_data;
-
-	return uverbs_evq_read(&async->evq, filp, buf, count);
-}
-
-static __poll_t uverbs_async_poll(struct file *filp, poll_table *wait)
-{
-	struct uverbs_async_file *async = filp->private_data;
-
-	return uverbs_evq_poll(&async->evq, filp, wait);
-}
-
-static int uverbs_async_fasync(int fd, struct file *filp, int on)
-{
-	struct uverbs_async_file *async = filp->private_data;
-
-	return uverbs_evq_fasync(&async->evq, fd, filp, on);
-}
-
 static int uverbs_async_release(struct inode *inode, struct file *filp)
 {
-	uverbs_async_put(filp->private_data);
+	struct uverbs_evq *q = filp->private_data;
+
+	uverbs_async_put(container_of(q, struct uverbs_async_file, evq));
 	return 0;
 }
 
 /* Read-only events, one per read(); no seeking. */
 static const struct file_operations uverbs_async_fops = {
 	.owner = THIS_MODULE, .llseek = no_llseek,
-	.read = uverbs_async_read, .poll = uverbs_async_poll,
-	.fasync = uverbs_async_fasync, .release = uverbs_async_release,
+	.read = uverbs_evq_read, .poll = uverbs_evq_poll,
+	.fasync = uverbs_evq_fasync, .release = uverbs_async_release,
 };
 
 /**
@@ -209,8 +186,7 @@ struct uverbs_async_file *uverbs_async_create(struct file **filp)
 		return ERR_PTR(-ENOMEM);
 	kref_init(&async->ref);
 	uverbs_evq_init(&async->evq, sizeof(struct ib_uverbs_async_event_desc));
-	*filp = anon_inode_getfile("[infinibandevent]", &uverbs_async_fops,
-				   async, O_RDONLY);
+	*filp = uverbs_evq_file(&async->evq, &uverbs_async_fops);
 	if (IS_ERR(*filp)) {
 		kfree(async);
 		return ERR_CAST(*filp);

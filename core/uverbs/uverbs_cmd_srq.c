@@ -192,6 +192,32 @@ int uverbs_cmd_create_xsrq(struct uverbs_cmd_ctx *ctx)
 	return ret ? ret : uverbs_srq_create(ctx, &cmd);
 }
 
+/*
+ * MODIFY_SRQ and QUERY_SRQ: the SRQ @handle names, held while the driver
+ * changes what @mask says of @attr (with the command's driver data), or,
+ * with no @mask, fills @attr.
+ */
+static int uverbs_srq_attr(struct uverbs_cmd_ctx *ctx, u32 handle,
+			   struct ib_srq_attr *attr, const u32 *mask)
+{
+	struct ib_uobject *uobj;
+	struct ib_srq *srq;
+	int ret;
+
+	srq = uverbs_srq_get(ctx->file, handle, &uobj);
+	if (IS_ERR(srq))
+		return PTR_ERR(srq);
+	if (!mask)
+		ret = ib_query_srq(srq, attr);
+	else if (srq->device->ops.modify_srq)
+		ret = srq->device->ops.modify_srq(srq, attr, *mask,
+						  &ctx->driver_udata);
+	else
+		ret = -EOPNOTSUPP;
+	uverbs_uobj_put_read(uobj);
+	return ret;
+}
+
 /**
  * uverbs_cmd_modify_srq() - IB_USER_VERBS_CMD_MODIFY_SRQ
  * @ctx: the command
@@ -207,23 +233,13 @@ int uverbs_cmd_modify_srq(struct uverbs_cmd_ctx *ctx)
 {
 	struct ib_uverbs_modify_srq cmd;
 	struct ib_srq_attr attr = {};
-	struct ib_uobject *uobj;
-	struct ib_srq *srq;
 	int ret = uverbs_cmd_request(ctx, &cmd, sizeof(cmd));
 
 	if (ret)
 		return ret;
-	srq = uverbs_srq_get(ctx->file, cmd.srq_handle, &uobj);
-	if (IS_ERR(srq))
-		return PTR_ERR(srq);
 	attr.max_wr = cmd.max_wr;
 	attr.srq_limit = cmd.srq_limit;
-	ret = srq->device->ops.modify_srq ?
-	      srq->device->ops.modify_srq(srq, &attr, cmd.attr_mask,
-					  &ctx->driver_udata) :
-	      -EOPNOTSUPP;
-	uverbs_uobj_put_read(uobj);
-	return ret;
+	return uverbs_srq_attr(ctx, cmd.srq_handle, &attr, &cmd.attr_mask);
 }
 
 /**
@@ -239,17 +255,11 @@ int uverbs_cmd_query_srq(struct uverbs_cmd_ctx *ctx)
 	struct ib_uverbs_query_srq_resp resp = {};
 	struct ib_uverbs_query_srq cmd;
 	struct ib_srq_attr attr = {};
-	struct ib_uobject *uobj;
-	struct ib_srq *srq;
 	int ret = uverbs_cmd_request(ctx, &cmd, sizeof(cmd));
 
 	if (ret)
 		return ret;
-	srq = uverbs_srq_get(ctx->file, cmd.srq_handle, &uobj);
-	if (IS_ERR(srq))
-		return PTR_ERR(srq);
-	ret = ib_query_srq(srq, &attr);
-	uverbs_uobj_put_read(uobj);
+	ret = uverbs_srq_attr(ctx, cmd.srq_handle, &attr, NULL);
 	if (ret)
 		return ret;
 	resp.max_wr = attr.max_wr;

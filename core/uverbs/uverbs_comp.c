@@ -13,12 +13,9 @@
  * them: read() drains what is queued, then answers -EIO, as 6.1's does.
  */
 
-#include <linux/anon_inodes.h>
 #include <linux/file.h>
 #include <linux/fs.h>
-#include <linux/poll.h>
 #include <linux/slab.h>
-#include <linux/uaccess.h>
 
 #include "uverbs/uverbs.h"
 #include "uverbs/uverbs_evq.h"
@@ -106,32 +103,18 @@ void uverbs_comp_close_all(struct ib_uverbs_file *file)
 		uverbs_evq_close(&ch->evq, false);
 }
 
-static ssize_t uverbs_comp_read(struct file *filp, char __user *buf,
-				size_t count, loff_t *pos)
+/* The channel of one of its files (uverbs_comp_fops). */
+static struct uverbs_comp_channel *uverbs_comp_of(struct file *filp)
 {
-	struct uverbs_comp_channel *ch = filp->private_data;
+	struct uverbs_evq *q = filp->private_data;
 
-	return uverbs_evq_read(&ch->evq, filp, buf, count);
-}
-
-static __poll_t uverbs_comp_poll(struct file *filp, poll_table *wait)
-{
-	struct uverbs_comp_channel *ch = filp->private_data;
-
-	return uverbs_evq_poll(&ch->evq, filp, wait);
-}
-
-static int uverbs_comp_fasync(int fd, struct file *filp, int on)
-{
-	struct uverbs_comp_channel *ch = filp->private_data;
-
-	return uverbs_evq_fasync(&ch->evq, fd, filp, on);
+	return container_of(q, struct uverbs_comp_channel, evq);
 }
 
 /* The descriptor's last close: CQs may hold the channel on, closed. */
 static int uverbs_comp_release(struct inode *inode, struct file *filp)
 {
-	struct uverbs_comp_channel *ch = filp->private_data;
+	struct uverbs_comp_channel *ch = uverbs_comp_of(filp);
 
 	mutex_lock(&ch->owner->ucontext_lock);
 	list_del(&ch->link);
@@ -144,8 +127,8 @@ static int uverbs_comp_release(struct inode *inode, struct file *filp)
 /* Read-only events, one per read(); no seeking. */
 static const struct file_operations uverbs_comp_fops = {
 	.owner = THIS_MODULE, .llseek = no_llseek,
-	.read = uverbs_comp_read, .poll = uverbs_comp_poll,
-	.fasync = uverbs_comp_fasync, .release = uverbs_comp_release,
+	.read = uverbs_evq_read, .poll = uverbs_evq_poll,
+	.fasync = uverbs_evq_fasync, .release = uverbs_comp_release,
 };
 
 /*
@@ -174,16 +157,17 @@ static void uverbs_comp_link(struct uverbs_comp_channel *ch)
  */
 struct uverbs_comp_channel *uverbs_comp_get(int fd, struct ib_uverbs_file *file)
 {
-	struct uverbs_comp_channel *ch = ERR_PTR(-EBADF);
+	struct uverbs_comp_channel *ch = NULL;
 	struct file *filp = fget(fd);
 
 	if (!filp)
-		return ch;
-	if (filp->f_op == &uverbs_comp_fops &&
-	    ((struct uverbs_comp_channel *)filp->private_data)->owner == file) {
-		ch = filp->private_data;
+		return ERR_PTR(-EBADF);
+	if (filp->f_op == &uverbs_comp_fops)
+		ch = uverbs_comp_of(filp);
+	if (ch && ch->owner == file)
 		kref_get(&ch->ref);
-	}
+	else
+		ch = ERR_PTR(-EBADF);
 	fput(filp);
 	return ch;
 }
@@ -219,8 +203,7 @@ int uverbs_cmd_create_comp_channel(struct uverbs_cmd_ctx *ctx)
 		ret = resp.fd;
 		goto err_ch;
 	}
-	filp = anon_inode_getfile("[infinibandevent]", &uverbs_comp_fops, ch,
-				  O_RDONLY);
+	filp = uverbs_evq_file(&ch->evq, &uverbs_comp_fops);
 	if (IS_ERR(filp)) {
 		ret = PTR_ERR(filp);
 		goto err_fd;

@@ -8,8 +8,13 @@
  * no object (the device's own) have an empty @obj_list and no counter.
  * Whoever ends the queue's source of events closes it (uverbs_evq_close()),
  * which wakes every reader at once.
+ *
+ * The queue's file (uverbs_evq_file()) has the queue as its private_data,
+ * so read(), poll() and fasync() are the same for every kind of event file;
+ * only release, which drops the owner's reference, is the owner's own.
  */
 
+#include <linux/anon_inodes.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -180,19 +185,20 @@ static struct uverbs_evq_event *uverbs_evq_take(struct uverbs_evq *q,
 
 /**
  * uverbs_evq_read() - read() of an event file: one descriptor
- * @q: the file's queue
- * @filp: the file (O_NONBLOCK)
+ * @filp: the file, whose private_data is its queue (O_NONBLOCK)
  * @buf: the user buffer
  * @count: its size
+ * @pos: unused, the file does not seek
  *
  * Context: Process context, may sleep.
  * Return: the descriptor's size; -EINVAL for a buffer too small, -EAGAIN
  * (non-blocking, nothing queued), -ERESTARTSYS, -EIO once closed and
  * drained, -EFAULT.
  */
-ssize_t uverbs_evq_read(struct uverbs_evq *q, struct file *filp,
-			char __user *buf, size_t count)
+ssize_t uverbs_evq_read(struct file *filp, char __user *buf, size_t count,
+			loff_t *pos)
 {
+	struct uverbs_evq *q = filp->private_data;
 	struct uverbs_evq_event *ev;
 	ssize_t ret = q->desc_size;
 
@@ -209,31 +215,50 @@ ssize_t uverbs_evq_read(struct uverbs_evq *q, struct file *filp,
 
 /**
  * uverbs_evq_poll() - poll() of an event file
- * @q: the file's queue
- * @filp: the file
+ * @filp: the file, whose private_data is its queue
  * @wait: the poll table
  *
  * Context: Process context.
  * Return: readable when an event is queued or the queue is closed.
  */
-__poll_t uverbs_evq_poll(struct uverbs_evq *q, struct file *filp,
-			 poll_table *wait)
+__poll_t uverbs_evq_poll(struct file *filp, poll_table *wait)
 {
+	struct uverbs_evq *q = filp->private_data;
+
 	poll_wait(filp, &q->wait, wait);
 	return uverbs_evq_ready(q) ? EPOLLIN | EPOLLRDNORM : 0;
 }
 
 /**
  * uverbs_evq_fasync() - fasync() of an event file: SIGIO on new events
- * @q: the file's queue
  * @fd: the descriptor
- * @filp: the file
+ * @filp: the file, whose private_data is its queue
  * @on: subscribe or unsubscribe
  *
  * Context: Process context.
  * Return: as fasync_helper().
  */
-int uverbs_evq_fasync(struct uverbs_evq *q, int fd, struct file *filp, int on)
+int uverbs_evq_fasync(int fd, struct file *filp, int on)
 {
+	struct uverbs_evq *q = filp->private_data;
+
 	return fasync_helper(fd, filp, on, &q->fasync);
+}
+
+/**
+ * uverbs_evq_file() - The anonymous file that reads a queue
+ * @q: the queue, the file's private_data
+ * @fops: the owner's operations: uverbs_evq_read(), uverbs_evq_poll() and
+ *	  uverbs_evq_fasync(), with a release of its own
+ *
+ * The file is not installed in a descriptor; the caller does that, or
+ * fput()s it, which runs @fops' release.
+ *
+ * Context: Process context, may sleep.
+ * Return: the file, read-only, or an ERR_PTR.
+ */
+struct file *uverbs_evq_file(struct uverbs_evq *q,
+			     const struct file_operations *fops)
+{
+	return anon_inode_getfile("[infinibandevent]", fops, q, O_RDONLY);
 }

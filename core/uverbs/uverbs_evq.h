@@ -15,7 +15,8 @@
  * pollers, woken on every change; @fasync the SIGIO subscribers.
  * @desc_size is what one read() copies: a completion channel's descriptor
  * or the longer async one. A closed queue takes no more events; drained,
- * its read() answers -EIO.
+ * its read() answers -EIO. The queue is its file's private_data: an owner
+ * embeds it and finds itself again with container_of().
  */
 struct uverbs_evq {
 	spinlock_t lock;
@@ -37,10 +38,11 @@ void uverbs_evq_add(struct uverbs_evq *q, const union uverbs_evq_desc *desc,
 		    struct list_head *obj_list, u32 *counter);
 void uverbs_evq_forget(struct uverbs_evq *q, struct list_head *obj_list);
 void uverbs_evq_close(struct uverbs_evq *q, bool flush);
-ssize_t uverbs_evq_read(struct uverbs_evq *q, struct file *filp,
-			char __user *buf, size_t count);
-__poll_t uverbs_evq_poll(struct uverbs_evq *q, struct file *filp,
-			 poll_table *wait);
-int uverbs_evq_fasync(struct uverbs_evq *q, int fd, struct file *filp, int on);
+ssize_t uverbs_evq_read(struct file *filp, char __user *buf, size_t count,
+			loff_t *pos);
+__poll_t uverbs_evq_poll(struct file *filp, poll_table *wait);
+int uverbs_evq_fasync(int fd, struct file *filp, int on);
+struct file *uverbs_evq_file(struct uverbs_evq *q,
+			     const struct file_operations *fops);
 
 #endif /* RDMAOOT_CORE_UVERBS_EVQ_H */

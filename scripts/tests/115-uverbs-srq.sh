@@ -6,31 +6,20 @@
 # kernel stays silent. ibv_srq_pingpong runs in tests/114.
 TEST_TIMEOUT=300
 
-VETH=usrqveth0
-VPEER=usrqveth1
-IBDEV=rxe0
-IP4=192.0.2.23
-IB_CLASS=/sys/class/infiniband
-DEVFILE=/dev/infiniband/uverbs0
+. "$RDMAOOT_TOP/scripts/guest/uverbs-env.sh"
+
 HELPER="$RDMAOOT_TOP/scripts/guest/uverbs-srq.py"
 
 test_setup() {
-	command -v rdma >/dev/null || t_skip "the rdma tool (iproute2) is not installed"
-	t_mod_path ib_uverbs >/dev/null || t_skip "ib_uverbs is not built"
-	t_run ip link add "$VETH" type veth peer name "$VPEER"
-	t_run ip addr add "$IP4/24" dev "$VETH"
-	t_run ip link set "$VETH" up
-	t_run ip link set "$VPEER" up
+	uv_env_setup
 }
 
 test_run() {
 	local out before noise
-	t_run modprobe rdma_rxe
-	t_run modprobe ib_uverbs
-	t_run rdma link add "$IBDEV" type rxe netdev "$VETH"
-	t_wait_for 10 test -c "$DEVFILE" || t_fail "no $DEVFILE"
+	uv_rxe_add
+	uv_uverbs_up
 	before=$(dmesg | wc -l)
-	out=$(/usr/bin/python3 "$HELPER" "$DEVFILE" 2>&1) || {
+	out=$(/usr/bin/python3 "$HELPER" "$UVDEV" 2>&1) || {
 		printf '%s\n' "$out"
 		t_fail "uverbs-srq.py found a wrong answer"
 	}
@@ -44,6 +33,5 @@ test_run() {
 }
 
 test_cleanup() {
-	rdma link delete "$IBDEV" 2>/dev/null
-	ip link del "$VETH" 2>/dev/null
+	uv_env_cleanup
 }
