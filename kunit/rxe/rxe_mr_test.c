@@ -460,12 +460,13 @@ static void rxe_mr_test_mw(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rxe_mw_bind(t->qp, mw2, t->mr, rkey2, va, 64,
 					  IB_ACCESS_REMOTE_READ), -EACCES);
 	KUNIT_ASSERT_EQ(test, rxe_key_invalidate(t->qp, t->mr->lkey, false), 0);
-	mr_test_reg(test, t, 2, IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_READ |
-		    IB_ACCESS_MW_BIND);
+	mr_test_reg(test, t, 2, IB_ACCESS_REMOTE_READ | IB_ACCESS_MW_BIND);
 
-	/* no more than the MR allows, inside the MR */
+	/* writes and atomics need a writable MR (C10-74), inside the MR */
 	KUNIT_EXPECT_EQ(test, rxe_mw_bind(t->qp, mw2, t->mr, rkey2, va, 64,
 					  IB_ACCESS_REMOTE_WRITE), -EACCES);
+	KUNIT_EXPECT_EQ(test, rxe_mw_bind(t->qp, mw2, t->mr, rkey2, va, 64,
+					  IB_ACCESS_REMOTE_ATOMIC), -EACCES);
 	KUNIT_EXPECT_EQ(test, rxe_mw_bind(t->qp, mw2, t->mr, rkey2,
 					  REGION_IOVA + REGION_LEN - 8, 64,
 					  IB_ACCESS_REMOTE_READ), -EINVAL);
@@ -513,6 +514,16 @@ static void rxe_mr_test_mw(struct kunit *test)
 	expect_refused(test, t->qp, rkey1, va, 8, IB_ACCESS_REMOTE_READ,
 		       "MR invalidated");
 	KUNIT_EXPECT_EQ(test, refcount_read(&to_rmr(t->mr)->key.ref), 2u);
+
+	/* a writable MR lends remote writes it does not grant itself */
+	mr_test_reg(test, t, 3, IB_ACCESS_LOCAL_WRITE | IB_ACCESS_MW_BIND);
+	KUNIT_ASSERT_EQ(test, rxe_mw_bind(t->qp, mw1, t->mr, rkey1, va, 64,
+					  IB_ACCESS_REMOTE_WRITE |
+					  IB_ACCESS_REMOTE_ATOMIC), 0);
+	mr = rxe_rkey_get(t->qp, rkey1, va, 8, IB_ACCESS_REMOTE_WRITE);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mr));
+	rxe_mr_put(mr);
+	KUNIT_EXPECT_EQ(test, rxe_mw_bind(t->qp, mw1, NULL, rkey1, 0, 0, 0), 0);
 
 	KUNIT_EXPECT_EQ(test, rxe_mw_dealloc(mw1), 0);
 	KUNIT_EXPECT_EQ(test, rxe_mw_dealloc(mw2), 0);

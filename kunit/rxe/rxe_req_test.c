@@ -51,7 +51,8 @@ static const struct op_case op_cases[] = {
 	  IB_WC_LOCAL_INV },
 	{ IB_WR_REG_MR,			"rud", { NONE, NONE, NONE, NONE },
 	  IB_WC_REG_MR },
-	{ IB_WR_BIND_MW,		"",    { NONE, NONE, NONE, NONE } },
+	{ IB_WR_BIND_MW,		"ru",  { NONE, NONE, NONE, NONE },
+	  IB_WC_BIND_MW },
 	{ IB_WR_LSO,			"",    { NONE, NONE, NONE, NONE } },
 	{ IB_WR_RDMA_READ_WITH_INV,	"",    { NONE, NONE, NONE, NONE } },
 	{ IB_WR_MASKED_ATOMIC_CMP_AND_SWP, "", { NONE, NONE, NONE, NONE } },
@@ -129,7 +130,7 @@ static void rxe_req_test_op_kinds(struct kunit *test)
 				 c->op == IB_WR_ATOMIC_CMP_AND_SWP ||
 				 c->op == IB_WR_ATOMIC_FETCH_AND_ADD;
 		bool local = c->op == IB_WR_LOCAL_INV ||
-			     c->op == IB_WR_REG_MR;
+			     c->op == IB_WR_REG_MR || c->op == IB_WR_BIND_MW;
 
 		KUNIT_EXPECT_EQ(test, rxe_wr_is_rd_atomic(c->op), rd_atomic);
 		KUNIT_EXPECT_EQ(test, rxe_wr_is_local(c->op), local);

@@ -41,6 +41,8 @@ void rxe_mr_put(struct rxe_mr *mr);
 int rxe_mr_fast_reg(struct rxe_qp *qp, struct ib_mr *ibmr, u32 key,
 		    int access);
 int rxe_key_invalidate(struct rxe_qp *qp, u32 key, bool remote);
+int rxe_mw_bind_keys(struct rxe_qp *qp, u32 mw_rkey, u32 mr_lkey, u32 rkey,
+		     u64 addr, u64 length, int access);
 int rxe_mw_bind(struct rxe_qp *qp, struct ib_mw *ibmw, struct ib_mr *ibmr,
 		u32 rkey, u64 addr, u64 length, int access);
 

@@ -106,8 +106,14 @@ static int rxe_mw_bind_check(struct rxe_mw *mw, struct rxe_mr *mr, u64 addr,
 	if (!mr || smp_load_acquire(&mr->state) != RXE_MEM_VALID ||
 	    mr->pd != mw->pd || (access & IB_ZERO_BASED))
 		return -EINVAL;
+	/*
+	 * The MR lends its pages: it must allow binding, and a window that
+	 * lets peers write or do atomics needs pages the MR may write
+	 * (IBA C10-74). The MR's own remote rights do not matter.
+	 */
 	if (!(mr->access & IB_ACCESS_MW_BIND) ||
-	    (access & RXE_ACCESS_REMOTE & ~mr->access))
+	    ((access & (IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_ATOMIC)) &&
+	     !(mr->access & IB_ACCESS_LOCAL_WRITE)))
 		return -EACCES;
 	if (!rxe_mr_covers(mr, addr, length))
 		return -EINVAL;
@@ -188,6 +194,52 @@ err_log:
 	return err;
 }
 EXPORT_SYMBOL_IF_KUNIT(rxe_mw_bind);
+
+/**
+ * rxe_mw_bind_keys() - a bind a user SQ ring asked for, by keys
+ * @qp: the QP it was posted on
+ * @mw_rkey: the window's current rkey, whole
+ * @mr_lkey: the MR's lkey, whole; ignored when a type 1 window is unbound
+ *	     (@length 0)
+ * @rkey: the window's new rkey
+ * @addr: start of the window
+ * @length: bytes
+ * @access: IB_ACCESS_REMOTE_* granted
+ *
+ * The keys come from user space: each must name an object of its kind
+ * under exactly that key.
+ *
+ * Context: any context (the requester).
+ * Return: as rxe_mw_bind(); -EINVAL for keys that name no such window or
+ * MR.
+ */
+int rxe_mw_bind_keys(struct rxe_qp *qp, u32 mw_rkey, u32 mr_lkey, u32 rkey,
+		     u64 addr, u64 length, int access)
+{
+	struct rxe_key *wk, *mk = NULL;
+	struct rxe_mw *mw;
+	int err = -EINVAL;
+
+	wk = rxe_key_get(qp->rxe, mw_rkey);
+	if (!wk)
+		return -EINVAL;
+	mw = rxe_key_mw(wk);
+	if (wk->kind != RXE_KEY_MW || mw->mkey != mw_rkey)
+		goto out;
+	if (length || mw->ibmw.type != IB_MW_TYPE_1) {
+		mk = rxe_key_get(qp->rxe, mr_lkey);
+		if (!mk || mk->kind != RXE_KEY_MR ||
+		    rxe_key_mr(mk)->mkey != mr_lkey)
+			goto out;
+	}
+	err = rxe_mw_bind(qp, &mw->ibmw, mk ? &rxe_key_mr(mk)->ibmr : NULL,
+			  rkey, addr, length, access);
+out:
+	if (mk)
+		rxe_key_put(mk);
+	rxe_key_put(wk);
+	return err;
+}
 
 /* Whether @qp may reach [@va, @va + @len) with @access through @mw. */
 static bool rxe_mw_allows(struct rxe_mw *mw, struct rxe_qp *qp, u32 rkey,

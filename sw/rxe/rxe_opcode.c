@@ -270,6 +270,9 @@ static const struct rxe_wr_op rxe_wr_ops[IB_WR_REG_MR + 1] = {
 		RXE_T_RC, IB_WC_FETCH_ADD, RXE_OPK_RD_ATOMIC },
 	[IB_WR_LOCAL_INV] = {
 		RXE_NO_CODE, RXE_T_ALL, IB_WC_LOCAL_INV, RXE_OPK_LOCAL },
+	/* from user SQ rings only: a kernel WR has no bind form in 6.1 */
+	[IB_WR_BIND_MW] = {
+		RXE_NO_CODE, RXE_T_RC | RXE_T_UC, IB_WC_BIND_MW, RXE_OPK_LOCAL },
 	[IB_WR_REG_MR] = {
 		RXE_NO_CODE, RXE_T_ALL, IB_WC_REG_MR, RXE_OPK_LOCAL },
 };
@@ -346,7 +349,7 @@ EXPORT_SYMBOL_IF_KUNIT(rxe_wr_opcode);
  * rxe_wr_is_local() - whether @op is executed locally (no packet)
  * @op: WR opcode
  *
- * Return: true for IB_WR_REG_MR and IB_WR_LOCAL_INV.
+ * Return: true for IB_WR_REG_MR, IB_WR_LOCAL_INV and IB_WR_BIND_MW.
  */
 bool rxe_wr_is_local(enum ib_wr_opcode op)
 {

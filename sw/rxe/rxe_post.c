@@ -47,7 +47,8 @@ static int post_check_ud(struct rxe_qp *qp, const struct ib_send_wr *wr,
 static int post_check_send(struct rxe_qp *qp, const struct ib_send_wr *wr,
 			   u64 len)
 {
-	if (!rxe_wr_allowed(rxe_qp_type(qp), wr->opcode))
+	if (!rxe_wr_allowed(rxe_qp_type(qp), wr->opcode) ||
+	    wr->opcode == IB_WR_BIND_MW)
 		return -EINVAL;
 	if (rxe_wr_is_local(wr->opcode))
 		return wr->opcode == IB_WR_REG_MR && !reg_wr(wr)->mr ?
@@ -188,6 +189,35 @@ void rxe_post_send_bad(struct rxe_qp *qp, u64 wr_id)
 	wqe->wr_id = wr_id;
 	wqe->opcode = RXE_WR_REFUSED;
 	wqe->send_flags = IB_SEND_SIGNALED;
+	rxe_queue_produce(&qp->sq);
+}
+
+/**
+ * rxe_post_send_bind() - queue a memory window bind from a user SQ slot
+ * @qp: a user RC or UC QP whose SQ is not full
+ * @uw: the work request, copied out of the ring
+ *
+ * The keys are only looked up when the requester reaches the WQE, in
+ * order (rxe_mw_bind_keys()).
+ *
+ * Context: any context; the caller holds qp->sq_lock.
+ */
+void rxe_post_send_bind(struct rxe_qp *qp, const struct rxe_send_wr *uw)
+	__must_hold(&qp->sq_lock)
+{
+	struct rxe_send_wqe *wqe = rxe_queue_tail(&qp->sq);
+
+	lockdep_assert_held(&qp->sq_lock);
+	memset(wqe, 0, sizeof(*wqe));
+	wqe->wr_id = uw->wr_id;
+	wqe->opcode = IB_WR_BIND_MW;
+	wqe->send_flags = uw->send_flags & (IB_SEND_SIGNALED | IB_SEND_FENCE);
+	wqe->wr.mw.addr = uw->wr.mw.addr;
+	wqe->wr.mw.length = uw->wr.mw.length;
+	wqe->wr.mw.mr_lkey = uw->wr.mw.mr_lkey;
+	wqe->wr.mw.mw_rkey = uw->wr.mw.mw_rkey;
+	wqe->wr.mw.rkey = uw->wr.mw.rkey;
+	wqe->wr.mw.access = uw->wr.mw.access;
 	rxe_queue_produce(&qp->sq);
 }
 

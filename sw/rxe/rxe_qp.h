@@ -73,6 +73,15 @@ struct rxe_send_wqe {
 			u32 key;
 			int access;
 		} reg;
+		/* a bind from a user SQ ring, its keys looked up when run */
+		struct {
+			u64 addr;
+			u64 length;
+			u32 mr_lkey;
+			u32 mw_rkey;
+			u32 rkey;
+			u32 access;
+		} mw;
 	} wr;
 	struct ib_sge sge[];
 };
@@ -350,6 +359,7 @@ void rxe_uqp_sq_pull(struct rxe_qp *qp);
 void rxe_uqp_sq_retired(struct rxe_qp *qp);
 int rxe_post_send_user(struct rxe_qp *qp, const struct ib_send_wr *wr);
 void rxe_post_send_bad(struct rxe_qp *qp, u64 wr_id);
+void rxe_post_send_bind(struct rxe_qp *qp, const struct rxe_send_wr *uw);
 
 /* --- rxe_comp.c: packets for the completer ------------------------------ */
 

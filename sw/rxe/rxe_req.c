@@ -251,12 +251,18 @@ static enum ib_wc_status req_do_local(struct rxe_qp *qp,
 	if (wqe->opcode == IB_WR_REG_MR)
 		err = rxe_mr_fast_reg(qp, wqe->wr.reg.mr, wqe->wr.reg.key,
 				      wqe->wr.reg.access);
+	else if (wqe->opcode == IB_WR_BIND_MW)
+		err = rxe_mw_bind_keys(qp, wqe->wr.mw.mw_rkey,
+				       wqe->wr.mw.mr_lkey, wqe->wr.mw.rkey,
+				       wqe->wr.mw.addr, wqe->wr.mw.length,
+				       wqe->wr.mw.access);
 	else
 		err = rxe_key_invalidate(qp, wqe->ex.invalidate_rkey, false);
-	if (err)
-		rxe_dbg_qp(qp, "local operation %u failed: %d\n", wqe->opcode,
-			   err);
-	return err ? IB_WC_LOC_PROT_ERR : IB_WC_SUCCESS;
+	if (!err)
+		return IB_WC_SUCCESS;
+	rxe_dbg_qp(qp, "local operation %u failed: %d\n", wqe->opcode, err);
+	return wqe->opcode == IB_WR_BIND_MW ? IB_WC_MW_BIND_ERR :
+					      IB_WC_LOC_PROT_ERR;
 }
 
 static enum req_out req_local(struct rxe_qp *qp, struct req_ctx *c)

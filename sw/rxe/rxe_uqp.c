@@ -29,6 +29,7 @@
 #include <linux/slab.h>
 #include <rdma/uverbs_ioctl.h>
 #include "rxe_qp.h"
+#include "rxe_opcode.h"
 #include "rxe_ops.h"
 
 /* Our kernel SGE and the ring's are the same three fields. */
@@ -137,7 +138,7 @@ static const u32 uqp_user_opcodes =
 	BIT(IB_WR_RDMA_WRITE) | BIT(IB_WR_RDMA_WRITE_WITH_IMM) |
 	BIT(IB_WR_SEND) | BIT(IB_WR_SEND_WITH_IMM) | BIT(IB_WR_RDMA_READ) |
 	BIT(IB_WR_ATOMIC_CMP_AND_SWP) | BIT(IB_WR_ATOMIC_FETCH_AND_ADD) |
-	BIT(IB_WR_LOCAL_INV) | BIT(IB_WR_SEND_WITH_INV);
+	BIT(IB_WR_LOCAL_INV) | BIT(IB_WR_SEND_WITH_INV) | BIT(IB_WR_BIND_MW);
 
 static bool uqp_opcode_ok(u32 opcode)
 {
@@ -251,6 +252,13 @@ static bool uqp_sq_post_copy(struct rxe_qp *qp)
 	union rxe_uqp_wr w;
 	struct rxe_ah ah;
 
+	/* a bind has no kernel work request: it is queued as it is */
+	if (u->wr.opcode == IB_WR_BIND_MW) {
+		if (!rxe_wr_allowed(rxe_qp_type(qp), IB_WR_BIND_MW))
+			return false;
+		rxe_post_send_bind(qp, &u->wr);
+		return true;
+	}
 	if (rxe_uqp_wqe_to_wr(u, room, qp->sq_max_sge, qp->sq_max_inline, &w,
 			      &inline_sge))
 		return false;
