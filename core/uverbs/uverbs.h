@@ -277,7 +277,21 @@ int uverbs_cmd_modify_srq(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_query_srq(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_destroy_srq(struct uverbs_cmd_ctx *ctx);
 
-/* QPs (uverbs_cmd_qp.c) and AHs (uverbs_cmd_ah.c) */
+/**
+ * struct ib_uqp_object - the user side of a QP (qp->uobject)
+ * @uevent: handle, async events, DESTROY's count
+ * @mcast_lock: protects @mcast_list
+ * @mcast_list: the groups the process attached the QP to
+ *		(uverbs_cmd_mcast.c)
+ */
+struct ib_uqp_object {
+	struct uverbs_uevent uevent;
+	struct mutex mcast_lock;
+	struct list_head mcast_list;
+};
+static_assert(offsetof(struct ib_uqp_object, uevent) == 0);
+
+/* QPs (uverbs_cmd_qp.c), AHs (uverbs_cmd_ah.c), multicast (uverbs_cmd_mcast.c) */
 extern const struct uverbs_api_object uverbs_obj_qp;
 extern const struct uverbs_api_object uverbs_obj_ah;
 int uverbs_cmd_create_qp(struct uverbs_cmd_ctx *ctx);
@@ -289,5 +303,8 @@ int uverbs_cmd_destroy_qp(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_post_send(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_create_ah(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_destroy_ah(struct uverbs_cmd_ctx *ctx);
+int uverbs_cmd_attach_mcast(struct uverbs_cmd_ctx *ctx);
+int uverbs_cmd_detach_mcast(struct uverbs_cmd_ctx *ctx);
+void uverbs_mcast_detach_all(struct ib_qp *qp);
 
 #endif /* RDMAOOT_CORE_UVERBS_UVERBS_H */

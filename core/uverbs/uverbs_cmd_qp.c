@@ -18,12 +18,6 @@
 #include "verbs/verbs.h"
 #include "uverbs/uverbs.h"
 
-/* The user side of a QP (qp->uobject). */
-struct ib_uqp_object {
-	struct uverbs_uevent uevent;
-};
-static_assert(offsetof(struct ib_uqp_object, uevent) == 0);
-
 static int uverbs_qp_destroy(struct ib_uobject *uobj,
 			     struct ib_uverbs_file *file, bool force)
 {
@@ -32,6 +26,11 @@ static int uverbs_qp_destroy(struct ib_uobject *uobj,
 	struct ib_uqp_object *uqp = qp->uobject;
 	int ret;
 
+	/* a DESTROY_QP waits for the process's detaches, a close does them */
+	if (!force && !list_empty(&uqp->mcast_list))
+		return -EBUSY;
+	if (force)
+		uverbs_mcast_detach_all(qp);
 	ret = ib_destroy_qp_user(qp, &udata);
 	if (ret && !force)
 		return ret;
@@ -182,6 +181,8 @@ static int uverbs_qp_create(struct uverbs_cmd_ctx *ctx,
 		goto err_handle;
 	}
 	uqp = container_of(ue, struct ib_uqp_object, uevent);
+	mutex_init(&uqp->mcast_lock);
+	INIT_LIST_HEAD(&uqp->mcast_list);
 	attr.qp_context = ue;
 	ret = uverbs_qp_uses_get(ctx->file, cmd, &uses, &attr);
 	if (ret)

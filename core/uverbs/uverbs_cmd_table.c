@@ -130,6 +130,15 @@ static const struct uverbs_cmd uverbs_cmds[] = {
 	[IB_USER_VERBS_CMD_DESTROY_AH] =
 		UVERBS_CMD_I(uverbs_cmd_destroy_ah, struct ib_uverbs_destroy_ah,
 			     UVERBS_NEEDS(destroy_ah)),
+	/* multicast groups (uverbs_cmd_mcast.c) */
+	[IB_USER_VERBS_CMD_ATTACH_MCAST] =
+		{ .handler = uverbs_cmd_attach_mcast,
+		  .req_size = sizeof(struct ib_uverbs_attach_mcast),
+		  .has_udata = 1, .needs = UVERBS_NEEDS(attach_mcast) },
+	[IB_USER_VERBS_CMD_DETACH_MCAST] =
+		{ .handler = uverbs_cmd_detach_mcast,
+		  .req_size = sizeof(struct ib_uverbs_detach_mcast),
+		  .has_udata = 1, .needs = UVERBS_NEEDS(detach_mcast) },
 	[IB_USER_VERBS_CMD_OPEN_QP] = {},
 	/* SRQs (uverbs_cmd_srq.c) */
 	[IB_USER_VERBS_CMD_CREATE_SRQ] =

@@ -51,6 +51,8 @@ static const struct lookup_case lookup_cases[] = {
 	{ "POST_SEND", IB_USER_VERBS_CMD_POST_SEND, 0, true, false },
 	{ "CREATE_AH", IB_USER_VERBS_CMD_CREATE_AH, 0, true, false },
 	{ "DESTROY_AH", IB_USER_VERBS_CMD_DESTROY_AH, 0, true, false },
+	{ "ATTACH_MCAST", IB_USER_VERBS_CMD_ATTACH_MCAST, 0, true, false },
+	{ "DETACH_MCAST", IB_USER_VERBS_CMD_DETACH_MCAST, 0, true, false },
 	{ "EX CREATE_QP", EXT | IB_USER_VERBS_EX_CMD_CREATE_QP, 0, true, true },
 	{ "EX MODIFY_QP", EXT | IB_USER_VERBS_EX_CMD_MODIFY_QP, 0, true, true },
 	/* defined by the ABI, not implemented yet */
