@@ -1,18 +1,31 @@
 #!/usr/bin/python3
-# scripts/guest/uverbs-qp.py DEVFILE MODE - user QPs and AHs of rdma_rxe
-# through ib_uverbs' write() ABI by hand.
+# scripts/guest/uverbs-qp.py DEVFILE MODE [ROUNDS] - user QPs and AHs of
+# rdma_rxe through ib_uverbs' write() ABI by hand, the SQ and RQ rings
+# mapped and filled as rdma-core's rxe provider does (<rdma/rdma_user_rxe.h>).
 #   errnos: 6.1's answers to QP and AH commands naming nothing, XRC and raw
 #           packet types, extra attr_mask bits, bad ports, privileged Q_Keys
 #           (the last two checks unprivileged, in a child that dropped root),
 #           double destroys, PDs and CQs in use, the POST_SEND doorbell with
 #           work requests in it or on a QP not ready to send; ends leaving a
 #           QP and an AH for the close to clean up
+#   rings:  a QP connected to itself (the GID at index 1): a SEND and an RDMA
+#           WRITE with their data checked, then WQEs that must be refused
+#           (opcodes, SGE counts, inline lengths, UD AH numbers, a producer
+#           index with garbage in its high bits, RQ WQEs with huge SGE
+#           counts): each completes with LOC_QP_OP_ERR in the CQ ring, the
+#           QP goes to ERR and later WQEs flush
+#   random: ROUNDS random WQEs (fixed seed) written into SQ and RQ slots of
+#           RC and UD QPs, the doorbell rung after each batch
 # One line per check; exit status 0 when all held.
+import ctypes
 import errno
 import importlib.util
+import mmap
 import os
+import random
 import struct
 import sys
+import time
 
 _spec = importlib.util.spec_from_file_location(
     "uvw", os.path.join(os.path.dirname(os.path.abspath(__file__)),
@@ -255,7 +268,87 @@ def errnos(fd, path):
     print(f"left qpn {q.qpn}", flush=True)
 
 
-# --- bringing a QP up ---------------------------------------------------
+# --- rings ---------------------------------------------------------------
+
+class Ring:
+    """One of rxe's mapped rings (struct rxe_queue_buf)."""
+
+    def __init__(self, fd, mi, what):
+        err, self.m = uvw.map_ring(fd, mi[0], mi[1])
+        check(f"mmap {what}", err == 0, f"(offset {mi[0]:#x}, errno {err})")
+        if err:
+            raise SystemExit(1)
+        self.log2, self.mask, _, _ = uvw.ring_header(self.m)
+
+    def prod(self):
+        return struct.unpack_from("<I", self.m, 128)[0]
+
+    def cons(self):
+        return struct.unpack_from("<I", self.m, 256)[0]
+
+    def set_prod(self, v):
+        struct.pack_into("<I", self.m, 128, v)
+
+    def set_cons(self, v):
+        struct.pack_into("<I", self.m, 256, v)
+
+    def slot(self, i):
+        return HDR + ((i & self.mask) << self.log2)
+
+    def put(self, wqe):
+        """Write @wqe into the next free slot and publish it."""
+        p = self.prod() & self.mask
+        off = self.slot(p)
+        self.m[off:off + (1 << self.log2)] = bytes(1 << self.log2)
+        self.m[off:off + len(wqe)] = wqe
+        self.set_prod((p + 1) & self.mask)
+
+
+def cq_poll(cq, n, secs=10):
+    """Up to @n completions (wr_id, status, opcode, byte_len) from a CQ ring."""
+    got, end = [], time.monotonic() + secs
+    while len(got) < n and time.monotonic() < end:
+        c = cq.cons()
+        if c == cq.prod():
+            time.sleep(0.01)
+            continue
+        wr_id, status, opcode, _, blen = struct.unpack_from("<QIIII", cq.m,
+                                                            cq.slot(c))
+        got.append((wr_id, status, opcode, blen))
+        cq.set_cons((c + 1) & cq.mask)
+    return got
+
+
+def send_wqe(wr_id, opcode, sges=(), flags=SIGNALED, remote=(0, 0),
+             num_sge=None, inline=b"", inline_len=None, ah_num=0,
+             remote_qpn=0, qkey=0):
+    w = bytearray(SWQE_DMA + DMA_SGE)
+    struct.pack_into("<QIII", w, 0, wr_id, 0, opcode, flags)
+    if opcode == WR_WRITE:
+        struct.pack_into("<QI", w, 24, remote[0], remote[1])
+    if ah_num or remote_qpn:
+        struct.pack_into("<II", w, 24, remote_qpn, qkey)
+        struct.pack_into("<I", w, 36, ah_num)
+    length = sum(s[1] for s in sges) if not inline else len(inline)
+    if inline_len is not None:
+        length = inline_len
+    nsge = len(sges) if num_sge is None else num_sge
+    struct.pack_into("<IIII", w, SWQE_DMA, length, length, 0, nsge)
+    for a, ln, lkey in sges:
+        w += struct.pack("<QII", a, ln, lkey)
+    return bytes(w + inline)
+
+
+def recv_wqe(wr_id, sges, num_sge=None):
+    w = bytearray(RWQE_DMA + DMA_SGE)
+    struct.pack_into("<Q", w, 0, wr_id)
+    length = sum(s[1] for s in sges)
+    nsge = len(sges) if num_sge is None else num_sge
+    struct.pack_into("<IIII", w, RWQE_DMA, length, length, 0, nsge)
+    for a, ln, lkey in sges:
+        w += struct.pack("<QII", a, ln, lkey)
+    return bytes(w)
+
 
 def connect(fd, q, rnr_retry=7):
     """RESET -> RTS, an RC or UC QP aimed at itself, a UD QP with Q_Key 0x11."""
@@ -281,11 +374,219 @@ def connect(fd, q, rnr_retry=7):
     return True
 
 
+def qp_up(fd, pd, cq, qp_type=QPT_RC, rnr_retry=7, **caps):
+    err, q = create_qp(fd, pd, cq.h, cq.h, qp_type, **caps)
+    if err:
+        check("CREATE_QP for the ring checks", False, f"(errno {name(err)})")
+        raise SystemExit(1)
+    q.sq = Ring(fd, q.sq_mi, "SQ ring")
+    q.rq = Ring(fd, q.rq_mi, "RQ ring")
+    connect(fd, q, rnr_retry)
+    return q
+
+
+def qp_down(fd, q):
+    err, _ = destroy_qp(fd, q.handle)
+    want(f"DESTROY_QP {q.qpn}", err, 0)
+    q.sq.m.close()
+    q.rq.m.close()
+
+
+class Mem:
+    """An anonymous mapping registered as one MR."""
+
+    def __init__(self, fd, pd, size=1 << 16):
+        self.m = mmap.mmap(-1, size)
+        self.addr = ctypes.addressof(ctypes.c_char.from_buffer(self.m))
+        err, (self.handle, self.lkey, self.rkey) = reg_mr(fd, pd, self.addr,
+                                                          size)
+        check("REG_MR", err == 0, f"(errno {err})")
+
+
+def good_traffic(fd, pd, cq, mem):
+    """A SEND and an RDMA WRITE on a QP aimed at itself, data checked."""
+    q = qp_up(fd, pd, cq)
+    rng = random.Random(116)
+    data = bytes(rng.getrandbits(8) for _ in range(3000))
+    mem.m[0:3000] = data
+    mem.m[8192:16384] = bytes(8192)
+    q.rq.put(recv_wqe(11, [(mem.addr + 8192, 4096, mem.lkey)]))
+    q.sq.put(send_wqe(21, WR_SEND, [(mem.addr, 1000, mem.lkey),
+                                    (mem.addr + 1000, 2000, mem.lkey)]))
+    q.sq.put(send_wqe(22, WR_WRITE, [(mem.addr, 3000, mem.lkey)],
+                      remote=(mem.addr + 12288, mem.rkey)))
+    want("POST_SEND doorbell", doorbell(fd, q.handle), 0)
+    wcs = sorted(cq_poll(cq, 3))
+    check("SEND and RDMA WRITE complete", [(w[0], w[1]) for w in wcs] ==
+          [(11, 0), (21, 0), (22, 0)], f"({wcs})")
+    check("SEND data arrived", mem.m[8192:11192] == data and
+          any(w[0] == 11 and w[3] == 3000 for w in wcs))
+    check("RDMA WRITE data arrived", mem.m[12288:15288] == data)
+    check("the SQ ring's consumer caught up with its producer",
+          q.sq.cons() == q.sq.prod(), f"({q.sq.cons()}, {q.sq.prod()})")
+    err, st = query_qp(fd, q.handle)
+    check("QP still in RTS", err == 0 and st == RTS, f"(state {st})")
+    # the producer index with garbage above the mask: masked, not trusted
+    q.sq.put(send_wqe(23, WR_WRITE, [(mem.addr, 64, mem.lkey)],
+                      remote=(mem.addr + 12288, mem.rkey)))
+    q.sq.set_prod(q.sq.prod() | 0xdead0000)
+    want("POST_SEND doorbell, producer with high garbage", doorbell(fd, q.handle), 0)
+    wcs = cq_poll(cq, 1)
+    check("the WQE under a masked producer completes", [w[:2] for w in wcs] ==
+          [(23, 0)], f"({wcs})")
+    qp_down(fd, q)
+
+
+def refused(fd, pd, cq, mem, what, wqe, qp_type=QPT_RC, ah_num=0):
+    """@wqe must complete LOC_QP_OP_ERR, a valid WQE after it flush."""
+    q = qp_up(fd, pd, cq, qp_type)
+    q.sq.put(wqe)
+    q.sq.put(send_wqe(2, WR_SEND, [(mem.addr, 16, mem.lkey)], ah_num=ah_num,
+                      remote_qpn=q.qpn, qkey=0x11)
+             if qp_type == QPT_UD else
+             send_wqe(2, WR_WRITE, [(mem.addr, 16, mem.lkey)],
+                      remote=(mem.addr + 12288, mem.rkey)))
+    err = doorbell(fd, q.handle)
+    wcs = cq_poll(cq, 2)
+    _, st = query_qp(fd, q.handle)
+    check(f"{what}: LOC_QP_OP_ERR, then a flush, QP in ERR",
+          err == 0 and [w[:2] for w in wcs] == [(1, WC_LOC_QP_OP), (2, WC_FLUSH)]
+          and st == ERR, f"(doorbell {name(err)}, wcs {wcs}, state {st})")
+    qp_down(fd, q)
+
+
+def rings(fd):
+    uvw.open_context(fd)
+    pd, pd2 = pd_new(fd), pd_new(fd)
+    cq_h, cq_mi = cq_new(fd, 1023)
+    cq = Ring(fd, cq_mi, "CQ ring")
+    cq.h = cq_h
+    mem = Mem(fd, pd)
+    good_traffic(fd, pd, cq, mem)
+    sge = [(mem.addr, 16, mem.lkey)]
+    err, probe = create_qp(fd, pd, cq_h, cq_h)
+    destroy_qp(fd, probe.handle)
+    for op in (0xff, WR_REG_MR, WR_LSO, 0x80000002):
+        refused(fd, pd, cq, mem, f"opcode {op:#x}", send_wqe(1, op, sge))
+    refused(fd, pd, cq, mem, f"num_sge {probe.send_sge + 1}",
+            send_wqe(1, WR_SEND, sge * (probe.send_sge + 1)))
+    refused(fd, pd, cq, mem, "num_sge 0xffffffff",
+            send_wqe(1, WR_SEND, sge, num_sge=0xffffffff))
+    refused(fd, pd, cq, mem, f"inline length {probe.inline + 1}",
+            send_wqe(1, WR_SEND, flags=SIGNALED | INLINE, inline=b"x" * 16,
+                     inline_len=probe.inline + 1))
+    refused(fd, pd, cq, mem, "inline length 0xffffffff",
+            send_wqe(1, WR_SEND, flags=SIGNALED | INLINE, inline=b"x" * 16,
+                     inline_len=0xffffffff))
+    _, (ah_other, num_other) = create_ah(fd, pd2)
+    _, (ah_own, num_own) = create_ah(fd, pd)
+    for what, num in (("ah_num 0", 0), ("ah_num of no AH", 0x7ffffff0),
+                      ("ah_num of another PD's AH", num_other)):
+        refused(fd, pd, cq, mem, f"UD {what}",
+                send_wqe(1, WR_SEND, sge, ah_num=num, remote_qpn=1, qkey=0x11),
+                QPT_UD, num_own)
+    destroy_ah(fd, ah_other)
+    destroy_ah(fd, ah_own)
+    # a receive WQE with a huge SGE count: its message fails, nothing more
+    q = qp_up(fd, pd, cq, rnr_retry=0)
+    q.rq.put(recv_wqe(31, [(mem.addr + 8192, 64, mem.lkey)], num_sge=0xffffffff))
+    q.sq.put(send_wqe(32, WR_SEND, sge))
+    want("POST_SEND doorbell", doorbell(fd, q.handle), 0)
+    wcs = sorted(cq_poll(cq, 2))
+    check("RQ WQE with num_sge 0xffffffff: its receive fails, the send too",
+          len(wcs) == 2 and wcs[0][0] == 31 and wcs[0][1] != 0 and
+          wcs[1][0] == 32 and wcs[1][1] != 0, f"({wcs})")
+    qp_down(fd, q)
+    # a working QP once more after all that
+    good_traffic(fd, pd, cq, mem)
+    print("left nothing", flush=True)
+
+
+# --- random WQEs ---------------------------------------------------------
+
+def random_wqe(rng, mem, q, size):
+    kind = rng.random()
+    w = bytearray(rng.randbytes(size))
+    if kind < 0.5:
+        # plausible: an allowed opcode, few SGEs, keys of the MR or close
+        struct.pack_into("<I", w, 12, rng.choice((0, 1, 2, 3, 4, 5, 6, 7, 9)))
+        struct.pack_into("<I", w, 16, rng.choice((0, SIGNALED, INLINE,
+                                                 SIGNALED | INLINE)))
+        n = rng.randrange(0, 4)
+        struct.pack_into("<I", w, SWQE_DMA + 12, n)
+        for i in range(min(n, (size - SWQE_DMA - DMA_SGE) // 16)):
+            struct.pack_into("<QII", w, SWQE_DMA + DMA_SGE + 16 * i,
+                             mem.addr + rng.randrange(0, 1 << 17),
+                             rng.randrange(0, 1 << 13),
+                             rng.choice((mem.lkey, mem.lkey + 1,
+                                         rng.getrandbits(32))))
+        if q.type == QPT_UD:
+            struct.pack_into("<III", w, 24, q.qpn, 0x11, 0)
+            struct.pack_into("<I", w, 36, rng.choice((0, 1, 2, 3, 0xffffffff)))
+        else:
+            struct.pack_into("<QI", w, 24, mem.addr + rng.randrange(0, 1 << 16),
+                             rng.choice((mem.rkey, rng.getrandbits(32))))
+    return bytes(w)
+
+
+def random_recv(rng, mem, size):
+    w = bytearray(rng.randbytes(size))
+    if rng.random() < 0.5:
+        n = rng.randrange(0, 3)
+        struct.pack_into("<I", w, RWQE_DMA + 12, n)
+        for i in range(n):
+            struct.pack_into("<QII", w, RWQE_DMA + DMA_SGE + 16 * i,
+                             mem.addr + rng.randrange(0, 1 << 16),
+                             rng.randrange(0, 1 << 12), mem.lkey)
+    return bytes(w)
+
+
+def random_share(fd, rounds):
+    uvw.open_context(fd)
+    pd = pd_new(fd)
+    cq_h, cq_mi = cq_new(fd, 4095)
+    cq = Ring(fd, cq_mi, "CQ ring")
+    cq.h = cq_h
+    mem = Mem(fd, pd)
+    _, ah = create_ah(fd, pd)
+    rng = random.Random(1116)
+    done, batches, wcs = 0, 0, 0
+    while done < rounds:
+        q = qp_up(fd, pd, cq, rng.choice((QPT_RC, QPT_UC, QPT_UD)), rnr_retry=0,
+                  send_wr=32, recv_wr=32)
+        for _ in range(rng.randrange(1, 32)):
+            q.rq.put(random_recv(rng, mem, 1 << q.rq.log2))
+        for _ in range(rng.randrange(8, 32)):
+            q.sq.put(random_wqe(rng, mem, q, 1 << q.sq.log2))
+            done += 1
+        if rng.random() < 0.2:
+            q.sq.set_prod(rng.getrandbits(32))
+        if rng.random() < 0.1:
+            q.rq.set_prod(rng.getrandbits(32))
+        err = doorbell(fd, q.handle)
+        if err not in (0, errno.EINVAL):
+            check(f"batch {batches}: doorbell", False, f"(errno {name(err)})")
+        wcs += len(cq_poll(cq, 64, 0.3))
+        qp_down(fd, q)
+        wcs += len(cq_poll(cq, 4096, 0.05))
+        batches += 1
+    # most WQEs and receive WQEs come back as completions of some status
+    check(f"{done} random WQEs in {batches} batches: completions came back",
+          wcs >= done // 2, f"({wcs} completions read)")
+    err, evs = uvw.destroy_cq(fd, cq_h)
+    check("DESTROY_CQ after the random WQEs", err == 0, f"(errno {name(err)})")
+    destroy_ah(fd, ah[0])
+
+
 def main():
     fd = os.open(sys.argv[1], os.O_RDWR)
     mode = sys.argv[2]
     if mode == "errnos":
         errnos(fd, sys.argv[1])
+    elif mode == "rings":
+        rings(fd)
+    elif mode == "random":
+        random_share(fd, int(sys.argv[3]) if len(sys.argv) > 3 else 2000)
     print("result: " + ("FAILED" if uvw.failed else "passed"), flush=True)
     return 1 if uvw.failed else 0
 

@@ -1,11 +1,19 @@
 # User QPs and AHs on rdma_rxe over ib_uverbs' write() ABI by hand
-# (scripts/guest/uverbs-qp.py): 6.1's errnos for QP and AH commands naming
-# no PD, CQ, SRQ or QP, XRC and unknown types, attr_mask bits beyond the
-# standard ones, bad ports, double destroys, PDs and CQs in use (EBUSY,
-# then free once the QP went), the POST_SEND doorbell with work requests in
-# it or on a QP in RESET or INIT; RAW_PACKET and privileged Q_Keys refused
-# to a process without CAP_NET_RAW; a QP and an AH left open are gone with
-# the process (rdma res). The kernel stays silent.
+# (scripts/guest/uverbs-qp.py), the rings mapped as rdma-core maps them:
+# 6.1's errnos for QP and AH commands naming no PD, CQ, SRQ or QP, XRC and
+# unknown types, attr_mask bits beyond the standard ones, bad ports,
+# double destroys, PDs and CQs in use (EBUSY, then free once the QP went),
+# the POST_SEND doorbell with work requests in it or on a QP in RESET or
+# INIT; RAW_PACKET and privileged Q_Keys refused to a process without
+# CAP_NET_RAW; a QP and an AH left open are gone with the process (rdma res).
+# Hostile rings on a QP aimed at itself: a SEND and an RDMA WRITE arrive
+# intact, a producer index with garbage in its high bits is masked; WQEs
+# with opcodes user space may not post, SGE counts and inline lengths past
+# the QP's limits, UD AH numbers of nothing or of another PD each complete
+# with LOC_QP_OP_ERR, put the QP in ERR and flush the WQE after them; a
+# receive WQE with 0xffffffff SGEs fails its message only. Then 2000
+# random WQEs (fixed seed) in RC, UC and UD QPs' SQ and RQ slots with
+# random producer indices now and then. Throughout, the kernel stays silent.
 TEST_TIMEOUT=900
 
 . "$RDMAOOT_TOP/scripts/guest/uverbs-env.sh"
@@ -43,8 +51,12 @@ test_run() {
 	before=$(dmesg | wc -l)
 	helper errnos
 	nothing_left
+	helper rings
+	nothing_left
+	helper random 2000
+	nothing_left
 	noise=$(dmesg | tail -n +"$((before + 1))" | grep -Ei "warn|bug|kasan|leak|error|rxe|uverbs" || true)
-	[ -z "$noise" ] || t_fail "the kernel spoke during the bad QP commands: $noise"
+	[ -z "$noise" ] || t_fail "the kernel spoke during the hostile QP input: $noise"
 	t_run rdma link delete "$IBDEV"
 	t_run modprobe -r rdma_rxe
 	t_run modprobe -r ib_uverbs
