@@ -29,6 +29,9 @@ _spec = importlib.util.spec_from_file_location(
 uvw = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(uvw)
 check, write, buf, legacy, hdr = uvw.check, uvw.write, uvw.buf, uvw.legacy, uvw.hdr
+create_cq, destroy_cq, map_ring, ring_header = (uvw.create_cq, uvw.destroy_cq,
+                                                uvw.map_ring, uvw.ring_header)
+get_context = uvw.open_context
 
 EXT = 0x80000000
 GET_CONTEXT, QUERY_DEVICE = 0, 1
@@ -38,13 +41,6 @@ EX_CREATE_CQ = EXT | CREATE_CQ
 PAGE = mmap.PAGESIZE
 HDR_BYTES = 384          # sizeof(struct rxe_queue_buf)
 PORT_ACTIVE, PORT_ERR = 9, 10
-
-
-def get_context(fd):
-    r, addr = buf(8)
-    err = write(fd, legacy(GET_CONTEXT, struct.pack("<Q", addr), 8))
-    check("GET_CONTEXT", err == 0, f"(errno {err})")
-    return struct.unpack("<II", r.raw)
 
 
 def max_cqe(fd):
@@ -58,16 +54,6 @@ def comp_channel(fd):
     r, addr = buf(4)
     err = write(fd, legacy(CREATE_COMP_CHANNEL, struct.pack("<Q", addr), 4))
     return err, struct.unpack("<i", r.raw)[0]
-
-
-def create_cq(fd, cqe, channel=-1, vector=0, handle=0x1234, out=24):
-    """errno, (handle, cqe, offset, size) of CREATE_CQ with rxe's response."""
-    r, addr = buf(out)
-    body = struct.pack("<QQIIiI", addr, handle, cqe, vector, channel, 0)
-    err = write(fd, legacy(CREATE_CQ, body, out))
-    h, n = struct.unpack_from("<II", r.raw)
-    off, size = (struct.unpack_from("<QI", r.raw, 8) if out >= 24 else (0, 0))
-    return err, (h, n, off, size)
 
 
 def ex_create_cq(fd, cqe, comp_mask=0, channel=-1):
@@ -88,12 +74,6 @@ def resize_cq(fd, handle, cqe):
     return err, (n, off, size)
 
 
-def destroy_cq(fd, handle):
-    r, addr = buf(8)
-    err = write(fd, legacy(DESTROY_CQ, struct.pack("<QII", addr, handle, 0), 8))
-    return err, struct.unpack("<II", r.raw)
-
-
 def req_notify(fd, handle, solicited=0):
     return write(fd, legacy(REQ_NOTIFY_CQ, struct.pack("<II", handle, solicited), 0))
 
@@ -102,21 +82,6 @@ def poll_cq(fd, handle, ne):
     r, addr = buf(8 + 48 * ne)
     err = write(fd, legacy(POLL_CQ, struct.pack("<QII", addr, handle, ne), 8))
     return err, struct.unpack_from("<I", r.raw)[0]
-
-
-def map_ring(fd, off, size):
-    try:
-        return 0, mmap.mmap(fd, size, mmap.MAP_SHARED,
-                            mmap.PROT_READ | mmap.PROT_WRITE, offset=off)
-    except OSError as err:
-        return err.errno, None
-
-
-def ring_header(m):
-    log2, mask = struct.unpack_from("<II", m, 0)
-    prod = struct.unpack_from("<I", m, 128)[0]
-    cons = struct.unpack_from("<I", m, 256)[0]
-    return log2, mask, prod, cons
 
 
 def page_align(n):

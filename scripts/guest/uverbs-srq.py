@@ -33,18 +33,10 @@ def want(what, got, expected):
           f"{errno.errorcode.get(expected, expected)})")
 
 
-def get_context(fd):
-    r, addr = buf(8)
-    err = write(fd, legacy(GET_CONTEXT, struct.pack("<Q", addr), 8))
-    check("GET_CONTEXT", err == 0, f"(errno {err})")
-    return struct.unpack("<I", r.raw[:4])[0]
-
-
 def alloc_pd(fd):
-    r, addr = buf(4)
-    err = write(fd, legacy(ALLOC_PD, struct.pack("<Q", addr), 4))
+    err, pd = uvw.alloc_pd(fd)
     check("ALLOC_PD", err == 0, f"(errno {err})")
-    return struct.unpack("<I", r.raw)[0]
+    return pd
 
 
 def create_srq(fd, pd, max_wr=16, max_sge=1, limit=0, drv_out=0):
@@ -82,7 +74,7 @@ def no_srq(fd):
 
 def main():
     fd = os.open(sys.argv[1], os.O_RDWR)
-    async_fd = get_context(fd)
+    async_fd = uvw.open_context(fd)[0]
     pd = alloc_pd(fd)
     want("CREATE_SRQ on no PD: EINVAL", create_srq(fd, NO_HANDLE), errno.EINVAL)
     want("CREATE_XSRQ basic on no PD: EINVAL",

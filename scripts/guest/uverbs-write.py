@@ -9,6 +9,7 @@
 import ctypes
 import errno
 import fcntl
+import mmap
 import os
 import random
 import struct
@@ -17,6 +18,8 @@ import sys
 EXT = 0x80000000
 GET_CONTEXT, QUERY_DEVICE, QUERY_PORT, ALLOC_PD, DEALLOC_PD = 0, 1, 2, 3, 4
 CREATE_CQ = 12
+# the real CREATE_CQ and DESTROY_CQ (CREATE_CQ above is a command without a handler)
+CMD_CREATE_CQ, CMD_DESTROY_CQ = 18, 20
 EX_QUERY_DEVICE = EXT | QUERY_DEVICE
 # _IOWR(0x1b, 1, struct ib_uverbs_ioctl_hdr), 24 bytes
 RDMA_VERBS_IOCTL = (3 << 30) | (24 << 16) | (0x1b << 8) | 1
@@ -219,6 +222,62 @@ def main():
     return 1 if failed else 0
 
 
-# importable: uverbs-mr.py, uverbs-cq.py and uverbs-ioctl.py use the helpers above
+# --- shared by the object scripts (uverbs-cq.py, uverbs-srq.py, uverbs-qp.py)
+
+def open_context(fd):
+    """GET_CONTEXT, checked: (async event fd, completion vectors)."""
+    r, addr = buf(8)
+    err = write(fd, legacy(GET_CONTEXT, struct.pack("<Q", addr), 8))
+    check("GET_CONTEXT", err == 0, f"(errno {err})")
+    return struct.unpack("<II", r.raw)
+
+
+def alloc_pd(fd):
+    """errno, handle of ALLOC_PD."""
+    r, addr = buf(4)
+    err = write(fd, legacy(ALLOC_PD, struct.pack("<Q", addr), 4))
+    return err, struct.unpack("<I", r.raw)[0]
+
+
+def dealloc_pd(fd, handle):
+    return write(fd, legacy(DEALLOC_PD, struct.pack("<I", handle), 0))
+
+
+def create_cq(fd, cqe, channel=-1, vector=0, handle=0x1234, out=24):
+    """errno, (handle, cqe, offset, size) of CREATE_CQ with rxe's response."""
+    r, addr = buf(out)
+    body = struct.pack("<QQIIiI", addr, handle, cqe, vector, channel, 0)
+    err = write(fd, legacy(CMD_CREATE_CQ, body, out))
+    h, n = struct.unpack_from("<II", r.raw)
+    off, size = (struct.unpack_from("<QI", r.raw, 8) if out >= 24 else (0, 0))
+    return err, (h, n, off, size)
+
+
+def destroy_cq(fd, handle):
+    """errno, (comp_events_reported, async_events_reported) of DESTROY_CQ."""
+    r, addr = buf(8)
+    err = write(fd, legacy(CMD_DESTROY_CQ, struct.pack("<QII", addr, handle, 0), 8))
+    return err, struct.unpack("<II", r.raw)
+
+
+def map_ring(fd, off, size):
+    """errno, mapping of one of rxe's rings (mminfo offset and size)."""
+    try:
+        return 0, mmap.mmap(fd, size, mmap.MAP_SHARED,
+                            mmap.PROT_READ | mmap.PROT_WRITE, offset=off)
+    except OSError as err:
+        return err.errno, None
+
+
+def ring_header(m):
+    """log2_elem_size, index_mask, producer and consumer of a rxe_queue_buf."""
+    log2, mask = struct.unpack_from("<II", m, 0)
+    prod = struct.unpack_from("<I", m, 128)[0]
+    cons = struct.unpack_from("<I", m, 256)[0]
+    return log2, mask, prod, cons
+
+
+# importable: uverbs-mr.py, uverbs-cq.py, uverbs-srq.py, uverbs-qp.py and
+# uverbs-ioctl.py use the helpers above
 if __name__ == "__main__":
     sys.exit(main())

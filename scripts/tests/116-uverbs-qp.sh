@@ -1,0 +1,67 @@
+# User QPs and AHs on rdma_rxe over ib_uverbs' write() ABI by hand
+# (scripts/guest/uverbs-qp.py), the rings mapped as rdma-core maps them:
+# 6.1's errnos for QP and AH commands naming no PD, CQ, SRQ or QP, XRC and
+# unknown types, attr_mask bits beyond the standard ones, bad ports,
+# double destroys, PDs and CQs in use (EBUSY, then free once the QP went),
+# the POST_SEND doorbell with work requests in it or on a QP in RESET or
+# INIT; RAW_PACKET and privileged Q_Keys refused to a process without
+# CAP_NET_RAW; a QP and an AH left open are gone with the process (rdma res).
+# Hostile rings on a QP aimed at itself: a SEND and an RDMA WRITE arrive
+# intact, a producer index with garbage in its high bits is masked; WQEs
+# with opcodes user space may not post, SGE counts and inline lengths past
+# the QP's limits, UD AH numbers of nothing or of another PD each complete
+# with LOC_QP_OP_ERR, put the QP in ERR and flush the WQE after them; a
+# receive WQE with 0xffffffff SGEs fails its message only. Then 2000
+# random WQEs (fixed seed) in RC, UC and UD QPs' SQ and RQ slots with
+# random producer indices now and then. Throughout, the kernel stays silent.
+TEST_TIMEOUT=900
+
+. "$RDMAOOT_TOP/scripts/guest/uverbs-env.sh"
+
+HELPER="$RDMAOOT_TOP/scripts/guest/uverbs-qp.py"
+
+test_setup() {
+	uv_env_setup
+}
+
+# helper MODE [ARGS]: uverbs-qp.py MODE in the foreground, its lines logged.
+helper() {
+	local out
+	out=$(timeout 600 /usr/bin/python3 "$HELPER" "$UVDEV" "$@" 2>&1) || {
+		printf '%s\n' "$out"
+		t_fail "uverbs-qp.py $1 found a wrong answer"
+	}
+	printf '%s\n' "$out"
+	printf '%s\n' "$out" | grep -q "^result: passed" || t_fail "uverbs-qp.py $1 did not finish"
+}
+
+# Objects of the helper's process (comm python3) still known to rdma res.
+left() { rdma res show "$1" | grep -c "comm python3" || true; }
+
+nothing_left() {
+	t_wait_for 10 test "$(left qp)" = 0 || t_fail "user QPs left after the process exited: $(rdma res show qp)"
+	t_wait_for 10 test "$(left pd)" = 0 || t_fail "user PDs left after the process exited: $(rdma res show pd)"
+	t_wait_for 10 test "$(left cq)" = 0 || t_fail "user CQs left after the process exited: $(rdma res show cq)"
+}
+
+test_run() {
+	local before noise
+	uv_rxe_add
+	uv_uverbs_up
+	before=$(dmesg | wc -l)
+	helper errnos
+	nothing_left
+	helper rings
+	nothing_left
+	helper random 2000
+	nothing_left
+	noise=$(dmesg | tail -n +"$((before + 1))" | grep -Ei "warn|bug|kasan|leak|error|rxe|uverbs" || true)
+	[ -z "$noise" ] || t_fail "the kernel spoke during the hostile QP input: $noise"
+	t_run rdma link delete "$IBDEV"
+	t_run modprobe -r rdma_rxe
+	t_run modprobe -r ib_uverbs
+}
+
+test_cleanup() {
+	uv_env_cleanup
+}
