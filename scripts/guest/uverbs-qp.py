@@ -6,8 +6,11 @@
 #           packet types, extra attr_mask bits, bad ports, privileged Q_Keys
 #           (the last two checks unprivileged, in a child that dropped root),
 #           double destroys, PDs and CQs in use, the POST_SEND doorbell with
-#           work requests in it or on a QP not ready to send; ends leaving a
-#           QP and an AH for the close to clean up
+#           work requests in it or on a QP not ready to send, ATTACH_MCAST
+#           and DETACH_MCAST (a second attach changes nothing, detaching
+#           what is not attached, unicast GIDs, RC QPs, DESTROY_QP while
+#           attached); ends leaving a QP, an AH and a UD QP in a multicast
+#           group for the close to clean up
 #   rings:  a QP connected to itself (the GID at index 1): a SEND and an RDMA
 #           WRITE with their data checked, then WQEs that must be refused
 #           (opcodes, SGE counts, inline lengths, UD AH numbers, a producer
@@ -36,6 +39,9 @@ check, write, buf, legacy = uvw.check, uvw.write, uvw.buf, uvw.legacy
 
 CREATE_AH, DESTROY_AH, REG_MR, DEREG_MR = 5, 8, 9, 13
 CREATE_QP, QUERY_QP, MODIFY_QP, DESTROY_QP, POST_SEND = 24, 25, 26, 27, 28
+ATTACH_MCAST, DETACH_MCAST = 14, 15
+MCAST_GID = bytes.fromhex("ff0e0000000000000000000000001234")
+UNICAST_GID = bytes.fromhex("00000000000000000000ffffc000020b")
 QPT_RC, QPT_UC, QPT_UD, QPT_RAW, QPT_XRC_INI, QPT_XRC_TGT = 2, 3, 4, 8, 9, 10
 # attr_mask bits (enum ib_qp_attr_mask)
 STATE, ACCESS, PKEY, PORT, QKEY, AV, MTU = 1, 8, 16, 32, 64, 128, 256
@@ -134,6 +140,30 @@ def create_ah(fd, pd, port=1):
     body = struct.pack("<QQII", addr, 0xa4a4, pd, 0) + attr
     err = write(fd, legacy(CREATE_AH, body, 12))
     return err, struct.unpack_from("<II", r.raw)
+
+
+def mcast(fd, cmd, handle, gid=MCAST_GID, lid=0):
+    """ATTACH_MCAST or DETACH_MCAST of QP @handle to (@gid, @lid)."""
+    return write(fd, legacy(cmd, gid + struct.pack("<IHH", handle, lid, 0), 0))
+
+
+def mcast_errnos(fd, ud, rc):
+    want("ATTACH_MCAST of a UD QP", mcast(fd, ATTACH_MCAST, ud), 0)
+    want("ATTACH_MCAST to the same group again: nothing changes",
+         mcast(fd, ATTACH_MCAST, ud), 0)
+    want("DESTROY_QP while attached: EBUSY", destroy_qp(fd, ud)[0],
+         errno.EBUSY)
+    want("DETACH_MCAST", mcast(fd, DETACH_MCAST, ud), 0)
+    want("DETACH_MCAST again: EINVAL", mcast(fd, DETACH_MCAST, ud),
+         errno.EINVAL)
+    want("DETACH_MCAST of another LID: EINVAL",
+         mcast(fd, DETACH_MCAST, ud, lid=7), errno.EINVAL)
+    want("ATTACH_MCAST to a unicast GID: EINVAL",
+         mcast(fd, ATTACH_MCAST, ud, UNICAST_GID), errno.EINVAL)
+    want("ATTACH_MCAST of an RC QP: EINVAL", mcast(fd, ATTACH_MCAST, rc),
+         errno.EINVAL)
+    want("ATTACH_MCAST of no QP: EINVAL", mcast(fd, ATTACH_MCAST, NO_HANDLE),
+         errno.EINVAL)
 
 
 def destroy_ah(fd, handle):
@@ -238,6 +268,7 @@ def errnos(fd, path):
     unprivileged(path)
     want("MODIFY_QP UD to INIT with Q_Key 0x11111111", modify_qp(
         fd, ud.handle, STATE | PKEY | PORT | QKEY, INIT, qkey=0x11111111), 0)
+    mcast_errnos(fd, ud.handle, q.handle)
     want("DEALLOC_PD under a QP: EBUSY", uvw.dealloc_pd(fd, pd), errno.EBUSY)
     want("DESTROY_CQ under a QP: EBUSY", uvw.destroy_cq(fd, cq)[0], errno.EBUSY)
     for port in (0, 2):
@@ -265,6 +296,13 @@ def errnos(fd, path):
     connect(fd, q)
     err, _ = create_ah(fd, pd2)
     want("CREATE_AH left for the close", err, 0)
+    err, ud = create_qp(fd, pd2, cq, cq, QPT_UD)
+    want("CREATE_QP UD left for the close", err, 0)
+    want("MODIFY_QP UD to INIT", modify_qp(fd, ud.handle,
+                                           STATE | PKEY | PORT | QKEY, INIT,
+                                           qkey=0x11111111), 0)
+    want("ATTACH_MCAST left for the close", mcast(fd, ATTACH_MCAST, ud.handle),
+         0)
     print(f"left qpn {q.qpn}", flush=True)
 
 

@@ -5,7 +5,8 @@
 # double destroys, PDs and CQs in use (EBUSY, then free once the QP went),
 # the POST_SEND doorbell with work requests in it or on a QP in RESET or
 # INIT; RAW_PACKET and privileged Q_Keys refused to a process without
-# CAP_NET_RAW; a QP and an AH left open are gone with the process (rdma res).
+# CAP_NET_RAW; ATTACH_MCAST and DETACH_MCAST errnos; a QP, an AH and a UD
+# QP in a multicast group left open are gone with the process (rdma res).
 # Hostile rings on a QP aimed at itself: a SEND and an RDMA WRITE arrive
 # intact, a producer index with garbage in its high bits is masked; WQEs
 # with opcodes user space may not post, SGE counts and inline lengths past
