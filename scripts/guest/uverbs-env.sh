@@ -40,6 +40,27 @@ uv_uverbs_up() {
 	t_wait_for 10 test -c "$UVDEV" || t_fail "no $UVDEV"
 }
 
+# uv_log_mark: remember where the kernel log ends, for uv_log_quiet.
+uv_log_mark() { UV_LOG_MARK=$(dmesg | wc -l); }
+
+# uv_log_quiet WHAT [PATTERN]: fail naming WHAT if the kernel logged a line
+# matching PATTERN (an extended regex, case-blind; by default warnings,
+# bugs, KASAN, leaks, errors, rxe and uverbs) since uv_log_mark.
+uv_log_quiet() {
+	local noise
+	noise=$(dmesg | tail -n +"$((UV_LOG_MARK + 1))" |
+		grep -Ei "${2:-warn|bug|kasan|leak|error|rxe|uverbs}" || true)
+	[ -z "$noise" ] || t_fail "the kernel spoke during $1: $noise"
+}
+
+# uv_teardown: IBDEV deleted, rdma_rxe and ib_uverbs unloaded, each of
+# which must work.
+uv_teardown() {
+	t_run rdma link delete "$IBDEV"
+	t_run modprobe -r rdma_rxe
+	t_run modprobe -r ib_uverbs
+}
+
 uv_gid1_is() { [ "$(cat "$IB_CLASS/$IBDEV/ports/1/gids/1" 2>/dev/null)" = "$IP4_GID" ]; }
 uv_ibdev_gone() { [ ! -e "$IB_CLASS/$IBDEV" ]; }
 

@@ -3,7 +3,8 @@
 # rxe0 (the out-of-band exchange over TCP; -R needs rdma_ucm). Each pair
 # must finish on both sides with its results table (a line for the
 # iterations asked for) and the kernel stays silent. No figure is
-# judged here: those are for make bench. perftest calibrates its clock
+# judged here: those are for make bench. On the debug kernel each program
+# runs 100 iterations of small messages only. perftest calibrates its clock
 # at the end of a run; when that fails (a loaded TCG host) the run is
 # repeated, at most three times.
 TEST_TIMEOUT=900
@@ -66,24 +67,33 @@ perf() {
 }
 
 test_run() {
-	local before noise
 	uv_rxe_add
 	uv_uverbs_up
-	before=$(dmesg | wc -l)
-	perf ib_send_bw 2000
-	perf ib_write_bw 2000
-	perf ib_read_bw 2000
-	perf ib_atomic_bw 2000
-	perf ib_send_lat 500
-	perf ib_write_lat 500
-	perf ib_read_lat 500
-	perf ib_atomic_lat 500
-	perf ib_write_bw 200 -a
-	noise=$(dmesg | tail -n +"$((before + 1))" | grep -Ei "warn|bug|error|rxe" || true)
-	[ -z "$noise" ] || t_fail "the kernel spoke: $noise"
-	t_run rdma link delete "$IBDEV"
-	t_run modprobe -r rdma_rxe
-	t_run modprobe -r ib_uverbs
+	uv_log_mark
+	if [ "$RDMAOOT_KIND" = debug ]; then
+		# there for its checkers: every program, a few small messages
+		# (busy-polling perftest moves ~1 MB/s on this kernel in TCG)
+		perf ib_send_bw 100 -s 4096
+		perf ib_write_bw 100 -s 4096
+		perf ib_read_bw 100 -s 4096
+		perf ib_atomic_bw 100
+		perf ib_send_lat 100
+		perf ib_write_lat 100
+		perf ib_read_lat 100
+		perf ib_atomic_lat 100
+	else
+		perf ib_send_bw 2000
+		perf ib_write_bw 2000
+		perf ib_read_bw 2000
+		perf ib_atomic_bw 2000
+		perf ib_send_lat 500
+		perf ib_write_lat 500
+		perf ib_read_lat 500
+		perf ib_atomic_lat 500
+		perf ib_write_bw 200 -a
+	fi
+	uv_log_quiet "perftest"
+	uv_teardown
 }
 
 test_cleanup() {
