@@ -86,7 +86,7 @@ struct uverbs_async_file *uverbs_async_create(struct file **filp);
 void uverbs_async_put(struct uverbs_async_file *async);
 void uverbs_async_queue(struct uverbs_async_file *async, u64 element,
 			u32 event_type);
-void uverbs_async_get(struct uverbs_async_file *async);
+struct uverbs_async_file *uverbs_async_get(struct ib_uverbs_file *file);
 void uverbs_async_queue_obj(struct uverbs_async_file *async, u64 element,
 			    u32 event_type, struct list_head *obj_list,
 			    u32 *counter);

@@ -37,14 +37,25 @@ static void uverbs_async_free(struct kref *ref)
 }
 
 /**
- * uverbs_async_get() - Take a reference on an async event queue
- * @async: the queue
+ * uverbs_async_get() - The async event queue of a file, for an object
+ * @file: the uverbs file
  *
- * Context: Any context.
+ * For the objects a command creates: their events go to the queue the
+ * file had when they were made, which they hold until uverbs_async_put().
+ *
+ * Context: Process context; takes file->ucontext_lock.
+ * Return: the queue with a reference, or NULL when the file has none.
  */
-void uverbs_async_get(struct uverbs_async_file *async)
+struct uverbs_async_file *uverbs_async_get(struct ib_uverbs_file *file)
 {
-	kref_get(&async->ref);
+	struct uverbs_async_file *async;
+
+	mutex_lock(&file->ucontext_lock);
+	async = file->async;
+	if (async)
+		kref_get(&async->ref);
+	mutex_unlock(&file->ucontext_lock);
+	return async;
 }
 
 /**

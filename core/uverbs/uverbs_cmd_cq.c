@@ -113,11 +113,7 @@ static struct ib_ucq_object *uverbs_ucq_alloc(struct uverbs_cmd_ctx *ctx,
 			return ERR_PTR(ret);
 		}
 	}
-	mutex_lock(&ctx->file->ucontext_lock);
-	ucq->async = ctx->file->async;
-	if (ucq->async)
-		uverbs_async_get(ucq->async);
-	mutex_unlock(&ctx->file->ucontext_lock);
+	ucq->async = uverbs_async_get(ctx->file);
 	return ucq;
 }
 

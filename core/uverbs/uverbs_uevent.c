@@ -33,11 +33,7 @@ struct uverbs_uevent *uverbs_uevent_alloc(struct uverbs_cmd_ctx *ctx,
 	kref_init(&ue->ref);
 	INIT_LIST_HEAD(&ue->async_list);
 	ue->user_handle = user_handle;
-	mutex_lock(&ctx->file->ucontext_lock);
-	ue->async = ctx->file->async;
-	if (ue->async)
-		uverbs_async_get(ue->async);
-	mutex_unlock(&ctx->file->ucontext_lock);
+	ue->async = uverbs_async_get(ctx->file);
 	return ue;
 }
 
