@@ -26,11 +26,8 @@ static int uverbs_qp_destroy(struct ib_uobject *uobj,
 	struct ib_uqp_object *uqp = qp->uobject;
 	int ret;
 
-	/* a DESTROY_QP waits for the process's detaches, a close does them */
-	if (!force && !list_empty(&uqp->mcast_list))
-		return -EBUSY;
-	if (force)
-		uverbs_mcast_detach_all(qp);
+	/* DESTROY_QP refused to go while attached; a closing file detaches */
+	uverbs_mcast_detach_all(qp);
 	ret = ib_destroy_qp_user(qp, &udata);
 	if (ret && !force)
 		return ret;
@@ -529,14 +526,17 @@ out:
  *
  * Context: Process context, may sleep.
  * Return: 0; -EINVAL for no such QP (also a second destroy), -EBUSY
- * while it is in use, the driver's error, -EFAULT.
+ * while it is in use or attached to a multicast group, the driver's
+ * error, -EFAULT.
  */
 int uverbs_cmd_destroy_qp(struct uverbs_cmd_ctx *ctx)
 {
 	struct ib_uverbs_destroy_qp_resp resp = {};
 	struct ib_uverbs_destroy_qp cmd;
+	struct ib_uqp_object *uqp;
 	struct ib_uobject *uobj;
 	struct ib_qp *qp;
+	bool attached;
 	int ret = uverbs_cmd_request(ctx, &cmd, sizeof(cmd));
 
 	if (ret)
@@ -545,6 +545,15 @@ int uverbs_cmd_destroy_qp(struct uverbs_cmd_ctx *ctx)
 	if (IS_ERR(uobj))
 		return PTR_ERR(uobj);
 	qp = uobj->object;
+	/* the process detaches first (a closing file is detached for it) */
+	uqp = qp->uobject;
+	mutex_lock(&uqp->mcast_lock);
+	attached = !list_empty(&uqp->mcast_list);
+	mutex_unlock(&uqp->mcast_lock);
+	if (attached) {
+		uverbs_uobj_put_read(uobj);
+		return -EBUSY;
+	}
 	ret = uverbs_uevent_destroy(ctx->file, &uverbs_obj_qp, uobj,
 				    &qp->uobject->uevent,
 				    &resp.events_reported);
