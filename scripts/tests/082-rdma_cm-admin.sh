@@ -94,9 +94,11 @@ cfs_files() {
 cfs_tos_on_wire() {
 	local f=$OUTDIR/dump
 	echo "+ tcpdump -n -v -i $VA udp port 4791 (in the background)"
-	tcpdump -n -v -l -i "$VA" -c 40 "src host $IPA and udp port 4791" > "$f" 2>/dev/null &
+	tcpdump -n -v -l -i "$VA" -c 40 "src host $IPA and udp port 4791" > "$f" 2> "$f.err" &
 	DUMP_PID=$!
-	sleep 1
+	# traffic only once the capture is open (a second's sleep was not
+	# enough on a loaded debug guest)
+	t_wait_for 30 grep -q "listening on" "$f.err" || t_fail "tcpdump did not start: $(cat "$f.err")"
 	kp dev=rxe0 peer=rxe1 cm=rdma qp=rc op=send size=64 iters=5
 	t_wait_for 10 grep -q 'tos 0x48' "$f"
 	kill "$DUMP_PID" 2>/dev/null

@@ -45,9 +45,11 @@ kperf() {
 test_run() {
 	command -v tcpdump >/dev/null || t_skip "no tcpdump on this system"
 	command -v python3 >/dev/null || t_skip "no python3 on this system"
+	rm -f /tmp/tcpdump.err
 	tcpdump -i "$VA" -s 0 -U -w "$PCAP" udp port 4791 2>/tmp/tcpdump.err &
 	TCPDUMP=$!
-	sleep 2
+	# traffic only once the capture is open
+	t_wait_for 30 grep -q "listening on" /tmp/tcpdump.err || t_fail "tcpdump did not start: $(cat /tmp/tcpdump.err)"
 
 	kperf qp=rc op=send size=0 iters=2
 	kperf qp=rc op=send size=3000 iters=2
