@@ -45,6 +45,7 @@ pingpong() {
 port_open() { ss -ltnH "sport = :$1" | grep -q .; }
 
 user_qps() { rdma res show qp | grep -c "comm ibv_" || true; }
+no_user_qps() { [ "$(user_qps)" = 0 ]; }
 
 test_run() {
 	uv_rxe_add
@@ -66,7 +67,7 @@ test_run() {
 	[ "$(user_qps)" -ge 1 ] || t_fail "rdma res shows no QP of ibv_rc_pingpong"
 	kill $! 2>/dev/null
 	wait $! 2>/dev/null
-	t_wait_for 10 test "$(user_qps)" = 0 || t_fail "user QPs left after their process exited"
+	t_wait_for 10 no_user_qps || t_fail "user QPs left after their process exited"
 
 	# across the veth to rxe1 in another namespace
 	t_run ip netns add "$NS"

@@ -39,10 +39,13 @@ helper() {
 # Objects of the helper's process (comm python3) still known to rdma res.
 left() { rdma res show "$1" | grep -c "comm python3" || true; }
 
+# none_left KIND: no object of KIND left (asked again at every try).
+none_left() { [ "$(left "$1")" = 0 ]; }
+
 nothing_left() {
-	t_wait_for 10 test "$(left qp)" = 0 || t_fail "user QPs left after the process exited: $(rdma res show qp)"
-	t_wait_for 10 test "$(left pd)" = 0 || t_fail "user PDs left after the process exited: $(rdma res show pd)"
-	t_wait_for 10 test "$(left cq)" = 0 || t_fail "user CQs left after the process exited: $(rdma res show cq)"
+	t_wait_for 10 none_left qp || t_fail "user QPs left after the process exited: $(rdma res show qp)"
+	t_wait_for 10 none_left pd || t_fail "user PDs left after the process exited: $(rdma res show pd)"
+	t_wait_for 10 none_left cq || t_fail "user CQs left after the process exited: $(rdma res show cq)"
 }
 
 test_run() {
