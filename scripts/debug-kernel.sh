@@ -62,6 +62,7 @@ touch "$dir/.built"
 # Builds for older fragments or source versions are gigabytes each: keep
 # this one and the newest other (a tree with the previous fragment, e.g. a
 # branch not yet merged, still finds its kernel), remove the rest.
-ls -1dt "$RDMAOOT_CACHE"/debug-* | grep -vxF "$dir" | tail -n +2 |
+# (grep finds nothing on a first build: that is not a failure.)
+ls -1dt "$RDMAOOT_CACHE"/debug-* | { grep -vxF "$dir" || true; } | tail -n +2 |
 	while read -r old; do rm -rf "$old"; done
 echo "$dir/linux"
