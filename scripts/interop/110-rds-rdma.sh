@@ -65,6 +65,22 @@ rds_cm_check() {
 	esac
 }
 
+# rds_diag [PEER_CMD]: what both ends hold after a failed exchange: the
+# peer's end (PEER_CMD, its rds-ping, waited for: it gives up on its own
+# within its time limit), the verbs objects and counters and the kernel
+# log of each side.
+rds_diag() {
+	[ -z "${1:-}" ] || peer_wait "$1" 90
+	echo "--- ours"
+	rdma res show cm_id
+	rdma res show qp
+	rdma statistic show link rxe0/1
+	dmesg | tail -n 30
+	echo "--- the peer"
+	peer_start "rdma res show cm_id; rdma res show qp; rdma statistic show link rxe0/1; dmesg | tail -n 30"
+	peer_wait "$PEER_N" 30
+}
+
 # rds_run OUR_ROLE: B first, then A once B is bound; both must verify
 # everything. A's address is the one of the guest playing it.
 rds_run() {
@@ -78,15 +94,31 @@ rds_run() {
 		peer_start "modprobe rds_rdma && $PING $args -r b"
 		n=$PEER_N
 		t_wait_for 60 peer_said "$n" "rds-ping: B bound" || t_fail "the peer's B never bound"
-		out=$("$PING" $args -r a 2>&1) || { echo "$out"; t_fail "our A failed: $(echo "$out" | tail -n 2)"; }
+		out=$("$PING" $args -r a 2>&1) || {
+			echo "$out"
+			rds_diag "$n"
+			t_fail "our A failed: $(echo "$out" | grep -m1 -v "^rds-ping: B bound")"
+		}
 		echo "$out"
-		peer_wait "$n" 120 || t_fail "the inbox B failed: $(printf '%s\n' "$PEER_ERR" | tail -n 2)"
+		peer_wait "$n" 120 || {
+			rds_diag
+			t_fail "the inbox B failed: $(printf '%s\n' "$PEER_ERR" | head -n 1)"
+		}
 	else
 		"$PING" $args -r b > /tmp/i110.out 2>&1 &
 		n=$!
 		t_wait_for 60 grep -qx "rds-ping: B bound" /tmp/i110.out || t_fail "our B never bound"
-		peer_run 120 "modprobe rds_rdma && $PING $args -r a"
-		wait "$n" || { cat /tmp/i110.out; t_fail "our B failed: $(tail -n 2 /tmp/i110.out)"; }
+		peer_start "modprobe rds_rdma && $PING $args -r a"
+		peer_wait "$PEER_N" 120 || {
+			cat /tmp/i110.out
+			rds_diag
+			t_fail "the inbox A failed: $(printf '%s\n' "$PEER_ERR" | head -n 1)"
+		}
+		wait "$n" || {
+			cat /tmp/i110.out
+			rds_diag
+			t_fail "our B failed: $(grep -m1 -v "^rds-ping: B bound" /tmp/i110.out)"
+		}
 		out=$(cat /tmp/i110.out)
 		echo "$out"
 	fi

@@ -27,6 +27,10 @@
  * it prints the RDS counters whose name starts with "ib_" or is one of
  * the generic send/receive counts.
  *
+ * At the end A sends B one more message, which B waits for: B must not
+ * close its socket while its last messages to A are still on their way
+ * (RDS drops them).
+ *
  * Exit status: 0 when every message matched, 1 on a mismatch or an
  * error, 2 on a usage error, 3 when the time limit ran out.
  */
@@ -85,6 +89,8 @@ static unsigned char *rp_buf;
 static int rp_diag_fd = -1;
 
 static void rp_conns_print(int fd);
+static void rp_stats_print(int fd, FILE *out);
+static size_t rp_info(int fd, int opt, void **buf, size_t *each);
 
 static void rp_die(const char *fmt, ...)
 {
@@ -97,8 +103,10 @@ static void rp_die(const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	rp_diag_fd = -1;	/* no second listing if listing fails */
-	if (fd >= 0)
+	if (fd >= 0) {
 		rp_conns_print(fd);
+		rp_stats_print(fd, stderr);
+	}
 	exit(1);
 }
 
@@ -257,6 +265,41 @@ static unsigned long rp_round(struct rp_cfg *cfg, uint32_t *seq)
 	return bytes;
 }
 
+/* Whether a message of @e is still on a connection's send queue. */
+static int rp_queued(const struct rp_end *e)
+{
+	struct rds_info_message *m;
+	void *buf = NULL;
+	size_t i, nr, each;
+	int found = 0;
+
+	nr = rp_info(e->fd, RDS_INFO_SEND_MESSAGES, &buf, &each);
+	for (i = 0; i < nr && !found; i++) {
+		m = (void *)((char *)buf + i * each);
+		found = m->laddr == e->addr.sin_addr.s_addr &&
+			m->lport == e->addr.sin_port;
+	}
+	free(buf);
+	return found;
+}
+
+/*
+ * The last word: A tells B it has every message. Closing an RDS socket
+ * drops its messages that have not gone out (a long one may be half
+ * sent), so B closes only once A has said it has B's last message, and
+ * A only once its own last message has left the send queue (one
+ * fragment: it is then wholly posted). The time limit bounds the wait.
+ */
+static void rp_finish(struct rp_cfg *cfg, uint32_t seq)
+{
+	if (cfg->a.fd >= 0)
+		rp_send(&cfg->a, &cfg->b, 1, seq, RP_A_TO_B);
+	if (cfg->b.fd >= 0)
+		rp_recv(&cfg->b, &cfg->a, 1, seq, RP_A_TO_B);
+	while (cfg->a.fd >= 0 && rp_queued(&cfg->a))
+		usleep(10000);
+}
+
 /*
  * rp_info() - one RDS_INFO_* table into a buffer grown to fit it
  * Return: the number of entries; *@each is an entry's size.
@@ -366,7 +409,8 @@ static void rp_ib_check(int fd, const struct rp_end *x, const struct rp_end *y,
 		       (need & ~seen) & 1 ? "A -> B" : "B -> A", nr);
 }
 
-static void rp_stats_print(int fd)
+/* The RDS counters that are not zero, on @out. */
+static void rp_stats_print(int fd, FILE *out)
 {
 	struct rds_info_counter *c;
 	void *buf = NULL;
@@ -377,9 +421,9 @@ static void rp_stats_print(int fd)
 		c = (void *)((char *)buf + i * each);
 		if (!c->value)
 			continue;
-		printf("rds-ping: counter %.*s %llu\n",
-		       (int)sizeof(c->name), (char *)c->name,
-		       (unsigned long long)c->value);
+		fprintf(out, "rds-ping: counter %.*s %llu\n",
+			(int)sizeof(c->name), (char *)c->name,
+			(unsigned long long)c->value);
 	}
 	free(buf);
 }
@@ -473,6 +517,7 @@ int main(int argc, char **argv)
 	rp_diag_fd = fd;
 	for (r = 0; r < cfg.rounds; r++)
 		bytes += rp_round(&cfg, &seq);
+	rp_finish(&cfg, seq);
 	printf("rds-ping: %u messages, %lu bytes each way, all verified\n",
 	       seq, bytes);
 	if (cfg.role != 'b')
@@ -483,7 +528,7 @@ int main(int argc, char **argv)
 		rp_ib_check(fd, &cfg.a, &cfg.b,
 			    cfg.role == 'a' ? 1 : cfg.role == 'b' ? 2 : 3);
 	if (cfg.stats)
-		rp_stats_print(fd);
+		rp_stats_print(fd, stdout);
 	if (cfg.b.fd >= 0)
 		close(cfg.b.fd);
 	if (cfg.a.fd >= 0)
