@@ -74,7 +74,7 @@ test_run() {
 
 	out=$(/usr/bin/python3 "$RDMAOOT_TOP/scripts/guest/ucma-errno.py" "$IP4" 2>&1) ||
 		{ echo "$out"; t_fail "ucma-errno.py found a wrong answer"; }
-	echo "$out" | tail -n 1
+	echo "$out"
 	# its write with foreign credentials was logged (once): look past it
 	uv_log_mark
 
