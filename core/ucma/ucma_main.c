@@ -48,6 +48,7 @@ static struct ctl_table ucma_sysctl[] = {
 	},
 	{}
 };
+
 static struct ctl_table_header *ucma_sysctl_hdr;
 
 static int ucma_get_global_nl_info(struct ib_client_nl_info *res)

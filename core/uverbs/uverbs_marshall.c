@@ -9,23 +9,6 @@
 #include <rdma/ib_marshall.h>
 #include <rdma/opa_addr.h>
 
-/* Fields named and sized alike on both sides of each conversion. */
-#define UVERBS_QP_SAME(X)						\
-	X(qp_state) X(cur_qp_state) X(path_mtu) X(path_mig_state)	\
-	X(qkey) X(rq_psn) X(sq_psn) X(dest_qp_num) X(qp_access_flags)	\
-	X(pkey_index) X(alt_pkey_index) X(en_sqd_async_notify)		\
-	X(sq_draining) X(max_rd_atomic) X(max_dest_rd_atomic)		\
-	X(min_rnr_timer) X(port_num) X(timeout) X(retry_cnt)		\
-	X(rnr_retry) X(alt_port_num) X(alt_timeout)
-#define UVERBS_QP_CAP(X)						\
-	X(max_send_wr) X(max_recv_wr) X(max_send_sge) X(max_recv_sge)	\
-	X(max_inline_data)
-#define UVERBS_PATH_SAME(X)						\
-	X(flow_label) X(hop_limit) X(traffic_class) X(reversible)	\
-	X(numb_path) X(pkey) X(sl) X(mtu_selector) X(mtu)		\
-	X(rate_selector) X(rate) X(packet_life_time_selector)		\
-	X(packet_life_time) X(preference)
-
 /**
  * ib_copy_ah_attr_to_user() - An address handle's attributes, user form
  * @device: the device the attributes are for
@@ -73,15 +56,38 @@ void ib_copy_qp_attr_to_user(struct ib_device *device,
 			     struct ib_uverbs_qp_attr *dst,
 			     struct ib_qp_attr *src)
 {
-#define X(f) dst->f = src->f;
-	UVERBS_QP_SAME(X)
-#undef X
-#define X(f) dst->f = src->cap.f;
-	UVERBS_QP_CAP(X)
-#undef X
+	*dst = (struct ib_uverbs_qp_attr) {
+		.qp_attr_mask = dst->qp_attr_mask,
+		.qp_state = src->qp_state,
+		.cur_qp_state = src->cur_qp_state,
+		.path_mtu = src->path_mtu,
+		.path_mig_state = src->path_mig_state,
+		.qkey = src->qkey,
+		.rq_psn = src->rq_psn,
+		.sq_psn = src->sq_psn,
+		.dest_qp_num = src->dest_qp_num,
+		.qp_access_flags = src->qp_access_flags,
+		.max_send_wr = src->cap.max_send_wr,
+		.max_recv_wr = src->cap.max_recv_wr,
+		.max_send_sge = src->cap.max_send_sge,
+		.max_recv_sge = src->cap.max_recv_sge,
+		.max_inline_data = src->cap.max_inline_data,
+		.pkey_index = src->pkey_index,
+		.alt_pkey_index = src->alt_pkey_index,
+		.en_sqd_async_notify = src->en_sqd_async_notify,
+		.sq_draining = src->sq_draining,
+		.max_rd_atomic = src->max_rd_atomic,
+		.max_dest_rd_atomic = src->max_dest_rd_atomic,
+		.min_rnr_timer = src->min_rnr_timer,
+		.port_num = src->port_num,
+		.timeout = src->timeout,
+		.retry_cnt = src->retry_cnt,
+		.rnr_retry = src->rnr_retry,
+		.alt_port_num = src->alt_port_num,
+		.alt_timeout = src->alt_timeout,
+	};
 	ib_copy_ah_attr_to_user(device, &dst->ah_attr, &src->ah_attr);
 	ib_copy_ah_attr_to_user(device, &dst->alt_ah_attr, &src->alt_ah_attr);
-	memset(dst->reserved, 0, sizeof(dst->reserved));
 }
 EXPORT_SYMBOL(ib_copy_qp_attr_to_user);
 
@@ -89,13 +95,26 @@ EXPORT_SYMBOL(ib_copy_qp_attr_to_user);
 static void uverbs_path_out(struct ib_user_path_rec *dst,
 			    struct sa_path_rec *src)
 {
-#define X(f) dst->f = src->f;
-	UVERBS_PATH_SAME(X)
-#undef X
 	/* RoCE records carry no LIDs: both read back as 0 */
-	dst->raw_traffic = sa_path_get_raw_traffic(src);
-	dst->slid = cpu_to_be16(be32_to_cpu(sa_path_get_slid(src)));
-	dst->dlid = cpu_to_be16(be32_to_cpu(sa_path_get_dlid(src)));
+	*dst = (struct ib_user_path_rec) {
+		.dlid = cpu_to_be16(be32_to_cpu(sa_path_get_dlid(src))),
+		.slid = cpu_to_be16(be32_to_cpu(sa_path_get_slid(src))),
+		.raw_traffic = sa_path_get_raw_traffic(src),
+		.flow_label = src->flow_label,
+		.reversible = src->reversible,
+		.mtu = src->mtu,
+		.pkey = src->pkey,
+		.hop_limit = src->hop_limit,
+		.traffic_class = src->traffic_class,
+		.numb_path = src->numb_path,
+		.sl = src->sl,
+		.mtu_selector = src->mtu_selector,
+		.rate_selector = src->rate_selector,
+		.rate = src->rate,
+		.packet_life_time_selector = src->packet_life_time_selector,
+		.packet_life_time = src->packet_life_time,
+		.preference = src->preference,
+	};
 	memcpy(dst->sgid, src->sgid.raw, sizeof(dst->sgid));
 	memcpy(dst->dgid, src->dgid.raw, sizeof(dst->dgid));
 }
@@ -135,8 +154,23 @@ void ib_copy_path_rec_from_user(struct sa_path_rec *dst,
 	const union ib_gid *dgid = (const union ib_gid *)src->dgid;
 	bool opa = ib_is_opa_gid(sgid) || ib_is_opa_gid(dgid);
 
-	memset(dst, 0, sizeof(*dst));
-	dst->rec_type = opa ? SA_PATH_REC_TYPE_OPA : SA_PATH_REC_TYPE_IB;
+	*dst = (struct sa_path_rec) {
+		.rec_type = opa ? SA_PATH_REC_TYPE_OPA : SA_PATH_REC_TYPE_IB,
+		.flow_label = src->flow_label,
+		.hop_limit = src->hop_limit,
+		.traffic_class = src->traffic_class,
+		.reversible = src->reversible,
+		.numb_path = src->numb_path,
+		.pkey = src->pkey,
+		.sl = src->sl,
+		.mtu_selector = src->mtu_selector,
+		.mtu = src->mtu,
+		.rate_selector = src->rate_selector,
+		.rate = src->rate,
+		.packet_life_time_selector = src->packet_life_time_selector,
+		.packet_life_time = src->packet_life_time,
+		.preference = src->preference,
+	};
 	memcpy(dst->dgid.raw, src->dgid, sizeof(dst->dgid));
 	memcpy(dst->sgid.raw, src->sgid, sizeof(dst->sgid));
 	sa_path_set_dlid(dst, opa ? opa_get_lid_from_gid(dgid) :
@@ -144,9 +178,6 @@ void ib_copy_path_rec_from_user(struct sa_path_rec *dst,
 	sa_path_set_slid(dst, opa ? opa_get_lid_from_gid(sgid) :
 				    be16_to_cpu(src->slid));
 	sa_path_set_raw_traffic(dst, src->raw_traffic);
-#define X(f) dst->f = src->f;
-	UVERBS_PATH_SAME(X)
-#undef X
 	sa_path_set_dmac_zero(dst);
 }
 EXPORT_SYMBOL(ib_copy_path_rec_from_user);
