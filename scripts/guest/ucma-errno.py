@@ -5,7 +5,9 @@
 # on an empty queue without blocking, bad options, MIGRATE_ID of bad
 # descriptors, a write with other credentials than the opener's; and the
 # good path of CREATE_ID, BIND_IP, QUERY_ROUTE, QUERY, RESOLVE_IP with its
-# ADDR_RESOLVED event (poll() first), MIGRATE_ID and DESTROY_ID's count.
+# ADDR_RESOLVED event (poll() first), MIGRATE_ID and DESTROY_ID's count;
+# a listener's CONNECT_REQUEST refused with REJECT, and one never reported
+# whose new id goes with the listener's file (both peers see REJECTED).
 # IPV4 must be the address of an RDMA device's net device. One line per
 # check; exit status 0 when all held. Layouts: <rdma/rdma_user_cm.h>.
 import ctypes
@@ -22,7 +24,8 @@ DEV = "/dev/infiniband/rdma_cm"
  GET_OPTION, SET_OPTION, NOTIFY, JOIN_IP_MCAST, LEAVE_MCAST, MIGRATE_ID,
  QUERY, BIND, RESOLVE_ADDR, JOIN_MCAST) = range(23)
 PS_TCP, PS_UDP = 0x0106, 0x0111
-EV_ADDR_RESOLVED = 0
+EV_ADDR_RESOLVED, EV_ROUTE_RESOLVED, EV_CONNECT_REQUEST = 0, 2, 4
+EV_REJECTED = 8
 EVENT_RESP, EVENT_MIN = 336, 324
 QP_ATTR = 144
 ROUTE_RESP, ROUTE_MIN = 208, 200
@@ -257,6 +260,69 @@ def good_path(fd, fd2, ip):
     check("DESTROY_ID counts the event reported", n == 1, f"({n})")
 
 
+def wait_event(fd, secs=20):
+    """The next event's (uid, id, event, status), None if none came."""
+    p = select.poll()
+    p.register(fd, select.POLLIN)
+    if not p.poll(secs * 1000):
+        return None
+    e, ev = get_event(fd)
+    return ev if e == 0 else None
+
+
+def connect_to(fd, cid, ip, port):
+    """Resolve and send a REQ from @cid; True when it went out."""
+    cmd(fd, RESOLVE_IP, bytes(28) + sin6_v4(ip, port) +
+        struct.pack("<II", cid, 2000))
+    ev = wait_event(fd)
+    if not ev or ev[2] != EV_ADDR_RESOLVED:
+        return False
+    cmd(fd, RESOLVE_ROUTE, struct.pack("<II", cid, 2000))
+    ev = wait_event(fd)
+    if not ev or ev[2] != EV_ROUTE_RESOLVED:
+        return False
+    # a user QP number (the kernel never looks it up), 1 read, 7 retries
+    conn = struct.pack("<II", 0x123, 0) + bytes(256) + \
+        struct.pack("<8B", 0, 0, 1, 1, 0, 7, 7, 1)
+    return cmd(fd, CONNECT, conn + struct.pack("<II", cid, 0) + bytes(8)) == 0
+
+
+def requests(ip, port=7190):
+    """A request reported and refused with REJECT; a request never
+    reported, whose new id goes when the listener's file closes: both
+    peers see REJECTED."""
+    fdl = os.open(DEV, os.O_RDWR)
+    fdc = os.open(DEV, os.O_RDWR)
+    _, lid = create_id(fdl, uid=0x11)
+    expect("BIND_IP of a listener",
+           cmd(fdl, BIND_IP, struct.pack("<Q", 0) + sin6_v4(ip, port) +
+               struct.pack("<I", lid)), 0)
+    expect("LISTEN", cmd(fdl, LISTEN, struct.pack("<II", lid, 0)), 0)
+    _, c1 = create_id(fdc, uid=0x21)
+    check("a REQ sent to the listener", connect_to(fdc, c1, ip, port))
+    ev = wait_event(fdl)
+    check("CONNECT_REQUEST with the listener's uid and a new id",
+          ev is not None and ev[0] == 0x11 and ev[2] == EV_CONNECT_REQUEST
+          and ev[1] != lid, f"({ev})")
+    if ev:
+        expect("REJECT the new id",
+               cmd(fdl, REJECT, struct.pack("<IBB2x", ev[1], 3, 0) + b"no!" +
+                   bytes(253)), 0)
+    ev = wait_event(fdc)
+    check("the peer sees REJECTED", ev is not None and ev[:3] ==
+          (0x21, c1, EV_REJECTED), f"({ev})")
+    _, c2 = create_id(fdc, uid=0x22)
+    check("a second REQ sent", connect_to(fdc, c2, ip, port))
+    p = select.poll()
+    p.register(fdl, select.POLLIN)
+    check("the listener's file has the request queued", bool(p.poll(20000)))
+    os.close(fdl)
+    ev = wait_event(fdc)
+    check("its file closed unread, the peer sees REJECTED",
+          ev is not None and ev[:3] == (0x22, c2, EV_REJECTED), f"({ev})")
+    os.close(fdc)
+
+
 def foreign_credentials(fd):
     os.set_blocking(fd, False)  # were the check missing: EAGAIN, not a hang
     pid = os.fork()
@@ -279,6 +345,7 @@ def main():
     options(fd)
     events(fd)
     good_path(fd, fd2, ip)
+    requests(ip)
     foreign_credentials(fd)
     # ids left on a file go with it
     create_id(fd)
