@@ -19,14 +19,16 @@ IB_CLASS=/sys/class/infiniband
 ZERO_GID=0000:0000:0000:0000:0000:0000:0000:0000
 
 # gid_entries DEV: "INDEX|GID|TYPE|NDEV" for each used GID of port 1.
+# The files are read with the shell's own read: a cat per entry of the
+# table cost over three minutes on the debug guest.
 gid_entries() {
 	local d=$IB_CLASS/$1/ports/1 f i gid type ndev
 	for f in "$d"/gids/*; do
 		i=${f##*/}
-		gid=$(cat "$f" 2>/dev/null) || continue
+		read -r gid 2>/dev/null < "$f" || continue
 		[ "$gid" = "$ZERO_GID" ] && continue
-		type=$(cat "$d/gid_attrs/types/$i" 2>/dev/null) || type=-
-		ndev=$(cat "$d/gid_attrs/ndevs/$i" 2>/dev/null) || ndev=-
+		read -r type 2>/dev/null < "$d/gid_attrs/types/$i" || type=-
+		read -r ndev 2>/dev/null < "$d/gid_attrs/ndevs/$i" || ndev=-
 		echo "$i|$gid|$type|$ndev"
 	done
 }
