@@ -35,14 +35,21 @@ test_setup() {
 	done
 }
 
+. "$RDMAOOT_TOP/scripts/guest/kperf-cmd.sh"
+
 # kperf ARGS...: one functional run between the two devices, must pass.
 kperf() {
+	local rc
 	echo "+ kperf $*"
-	"$RDMAOOT_TOP/scripts/kperf" mode=ping dev=rxw1 peer=rxw0 "$@" ||
-		t_fail "kperf $* failed"
+	kperf_cmd mode=ping dev=rxw1 peer=rxw0 "$@"
+	rc=$?
+	printf '%s\n' "$KPERF_OUT"
+	[ -z "$KPERF_ERR" ] || printf '%s\n' "$KPERF_ERR"
+	[ $rc -eq 0 ] || t_fail "kperf $* failed"
 }
 
 test_run() {
+	local t n n6
 	command -v tcpdump >/dev/null || t_skip "no tcpdump on this system"
 	command -v python3 >/dev/null || t_skip "no python3 on this system"
 	rm -f /tmp/tcpdump.err
@@ -51,6 +58,7 @@ test_run() {
 	# traffic only once the capture is open
 	t_wait_for 30 grep -q "listening on" /tmp/tcpdump.err || t_fail "tcpdump did not start: $(cat /tmp/tcpdump.err)"
 
+	t=$EPOCHREALTIME
 	kperf qp=rc op=send size=0 iters=2
 	kperf qp=rc op=send size=3000 iters=2
 	kperf qp=rc op=send_imm size=64 iters=2
@@ -73,6 +81,7 @@ test_run() {
 	kperf qp=ud op=send size=512 iters=2 ip=6
 	kperf qp=uc op=write_imm size=2000 iters=2 ip=6
 
+	t_log "traffic: $(t_elapsed "$t") s"
 	sleep 1
 	kill -INT "$TCPDUMP"
 	wait "$TCPDUMP"
@@ -82,8 +91,10 @@ test_run() {
 	n6=$(tcpdump -r "$PCAP" ip6 2>/dev/null | wc -l)
 	[ "$n6" -ge 10 ] || t_fail "only $n6 IPv6 packets captured"
 	t_log "$n packets captured, $n6 of them IPv6"
+	t=$EPOCHREALTIME
 	python3 "$RDMAOOT_TOP/scripts/rxe-wirecheck.py" "$PCAP" ||
 		t_fail "the capture does not check out"
+	t_log "capture checked: $(t_elapsed "$t") s"
 	command -v tshark >/dev/null || t_log "no tshark: ICRCs checked, dissector not run"
 }
 
