@@ -11,6 +11,11 @@ IP4=192.0.2.11
 IP4_GID=0000:0000:0000:0000:0000:ffff:c000:020b
 IB_CLASS=/sys/class/infiniband
 UVDEV=/dev/infiniband/uverbs0
+# The far end, for the tests that cross the veth: VPEER in a namespace of
+# its own with IP4B, and rxe1 on it there.
+UV_NS=uvns
+IBDEV2=rxe1
+IP4B=192.0.2.12
 
 # uv_env_setup [CMD...]: skip without the rdma tool, ib_uverbs or any of
 # the commands CMD; the veth pair up, VETH with IP4.
@@ -53,19 +58,36 @@ uv_log_quiet() {
 	[ -z "$noise" ] || t_fail "the kernel spoke during $1: $noise"
 }
 
-# uv_teardown: IBDEV deleted, rdma_rxe and ib_uverbs unloaded, each of
-# which must work.
+# uv_teardown: IBDEV deleted, rdma_rxe and ib_uverbs unloaded (rdma_ucm
+# first when librdmacm loaded it), each of which must work.
 uv_teardown() {
 	t_run rdma link delete "$IBDEV"
+	! t_mod_loaded rdma_ucm || t_run modprobe -r rdma_ucm
 	t_run modprobe -r rdma_rxe
 	t_run modprobe -r ib_uverbs
+}
+
+# uv_ns_rxe_add: VPEER moved to UV_NS with IP4B (and lo up there), IBDEV2
+# added on it from inside the namespace.
+uv_ns_rxe_add() {
+	t_run ip netns add "$UV_NS"
+	t_run ip link set "$VPEER" netns "$UV_NS"
+	t_run ip -n "$UV_NS" addr add "$IP4B/24" dev "$VPEER"
+	t_run ip -n "$UV_NS" link set "$VPEER" up
+	t_run ip -n "$UV_NS" link set lo up
+	t_run ip netns exec "$UV_NS" rdma link add "$IBDEV2" type rxe netdev "$VPEER"
 }
 
 uv_gid1_is() { [ "$(cat "$IB_CLASS/$IBDEV/ports/1/gids/1" 2>/dev/null)" = "$IP4_GID" ]; }
 uv_ibdev_gone() { [ ! -e "$IB_CLASS/$IBDEV" ]; }
 
-# uv_env_cleanup: the device and the veth pair gone, whatever was made.
+# uv_env_cleanup: the devices, the namespace and the veth pair gone,
+# whatever was made.
 uv_env_cleanup() {
+	if [ -e "/run/netns/$UV_NS" ]; then
+		ip netns exec "$UV_NS" rdma link delete "$IBDEV2" 2>/dev/null
+		ip netns del "$UV_NS"
+	fi
 	rdma link delete "$IBDEV" 2>/dev/null
 	ip link del "$VETH" 2>/dev/null
 	true

@@ -10,9 +10,6 @@ TEST_TIMEOUT=900
 
 . "$RDMAOOT_TOP/scripts/guest/uverbs-env.sh"
 
-NS=uvpp
-IBDEV2=rxe1
-IP4B=192.0.2.12
 OUT=/tmp/uverbs-pp
 ITERS=200
 
@@ -70,24 +67,17 @@ test_run() {
 	t_wait_for 10 no_user_qps || t_fail "user QPs left after their process exited"
 
 	# across the veth to rxe1 in another namespace
-	t_run ip netns add "$NS"
-	t_run ip link set "$VPEER" netns "$NS"
-	t_run ip -n "$NS" addr add "$IP4B/24" dev "$VPEER"
-	t_run ip -n "$NS" link set "$VPEER" up
-	t_run ip -n "$NS" link set lo up
-	t_run ip netns exec "$NS" rdma link add "$IBDEV2" type rxe netdev "$VPEER"
-	pingpong rc 18521 "$IBDEV2" "ip netns exec $NS" "$IP4" -g 1 -c -n "$ITERS"
-	pingpong uc 18522 "$IBDEV2" "ip netns exec $NS" "$IP4" -g 1 -c -n "$ITERS"
-	pingpong ud 18523 "$IBDEV2" "ip netns exec $NS" "$IP4" -g 1 -c -n "$ITERS" -s 512
-	pingpong srq 18525 "$IBDEV2" "ip netns exec $NS" "$IP4" -g 1 -c -n "$ITERS" -e
+	uv_ns_rxe_add
+	pingpong rc 18521 "$IBDEV2" "ip netns exec $UV_NS" "$IP4" -g 1 -c -n "$ITERS"
+	pingpong uc 18522 "$IBDEV2" "ip netns exec $UV_NS" "$IP4" -g 1 -c -n "$ITERS"
+	pingpong ud 18523 "$IBDEV2" "ip netns exec $UV_NS" "$IP4" -g 1 -c -n "$ITERS" -s 512
+	pingpong srq 18525 "$IBDEV2" "ip netns exec $UV_NS" "$IP4" -g 1 -c -n "$ITERS" -e
 
 	uv_log_quiet "the pingpongs"
-	t_run ip netns exec "$NS" rdma link delete "$IBDEV2"
+	t_run ip netns exec "$UV_NS" rdma link delete "$IBDEV2"
 	uv_teardown
 }
 
 test_cleanup() {
-	ip netns exec "$NS" rdma link delete "$IBDEV2" 2>/dev/null
-	ip netns del "$NS" 2>/dev/null
 	uv_env_cleanup
 }

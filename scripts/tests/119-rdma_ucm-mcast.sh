@@ -8,9 +8,6 @@ TEST_TIMEOUT=600
 
 . "$RDMAOOT_TOP/scripts/guest/uverbs-env.sh"
 
-NS=ucmamc
-IBDEV2=rxe1
-IP4B=192.0.2.12
 GROUP=239.1.2.3
 MSGS=10
 OUT=/tmp/ucma-mc
@@ -38,14 +35,9 @@ test_run() {
 	uv_uverbs_up
 	t_run modprobe rdma_ucm
 	uv_log_mark
-	t_run ip netns add "$NS"
-	t_run ip link set "$VPEER" netns "$NS"
-	t_run ip -n "$NS" addr add "$IP4B/24" dev "$VPEER"
-	t_run ip -n "$NS" link set "$VPEER" up
-	t_run ip -n "$NS" link set lo up
-	t_run ip netns exec "$NS" rdma link add "$IBDEV2" type rxe netdev "$VPEER"
+	uv_ns_rxe_add
 
-	timeout 120 ip netns exec "$NS" stdbuf -oL mckey -m "$GROUP" -b "$IP4B" -C "$MSGS" > "$OUT/recv" 2>&1 &
+	timeout 120 ip netns exec "$UV_NS" stdbuf -oL mckey -m "$GROUP" -b "$IP4B" -C "$MSGS" > "$OUT/recv" 2>&1 &
 	rpid=$!
 	t_wait_for 30 joined || { cat "$OUT/recv"; t_fail "the receiver did not join $GROUP"; }
 	timeout 120 mckey -m "$GROUP" -b "$IP4" -s -C "$MSGS" > "$OUT/send" 2>&1 || rc=$?
@@ -56,7 +48,7 @@ test_run() {
 	mckey_ok "$OUT/send" "the sender"
 
 	uv_log_quiet "mckey" "warn|bug|kasan|leak|error|rxe|ucma|rdma_cm"
-	t_run ip netns exec "$NS" rdma link delete "$IBDEV2"
+	t_run ip netns exec "$UV_NS" rdma link delete "$IBDEV2"
 	t_run rdma link delete "$IBDEV"
 	t_run modprobe -r rdma_ucm
 	t_run modprobe -r rdma_rxe
@@ -64,7 +56,5 @@ test_run() {
 }
 
 test_cleanup() {
-	ip netns exec "$NS" rdma link delete "$IBDEV2" 2>/dev/null
-	ip netns del "$NS" 2>/dev/null
 	uv_env_cleanup
 }
