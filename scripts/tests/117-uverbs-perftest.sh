@@ -1,6 +1,7 @@
 # perftest on user QPs of rdma_rxe, Debian's unmodified binaries: ib_send,
 # ib_write, ib_read and ib_atomic, _bw and _lat, between two processes on
-# rxe0 (the out-of-band exchange over TCP; -R needs rdma_ucm). Each pair
+# rxe0, connected by their exchange over TCP and, with -R, through
+# rdma_cm (rdma_ucm). Each pair
 # must finish on both sides with its results table (a line for the
 # iterations asked for) and the kernel stays silent. No figure is
 # judged here: those are for make bench. On the debug kernel each program
@@ -26,6 +27,12 @@ test_setup() {
 }
 
 port_open() { ss -ltnH "sport = :$1" | grep -q .; }
+# server_ready PROGRAM PORT: its TCP port open, or with -R (rdma_cm) its
+# id listening, which rdma res shows with the process name.
+server_ready() {
+	port_open "$2" ||
+		rdma res show cm_id | grep "comm $1" | grep -q 'state LISTEN'
+}
 
 # has_results FILE N: a line of the results table for N iterations (its
 # first columns: message size, iterations). The figures are not read: in
@@ -42,8 +49,8 @@ perf_once() {
 	f="$OUT/$prog-$PORT"
 	"$prog" -d "$IBDEV" -x 1 -p "$PORT" -n "$n" "$@" > "$f.server" 2>&1 &
 	spid=$!
-	t_wait_for 30 port_open "$PORT" || { cat "$f.server"; t_fail "$prog server did not listen"; }
-	timeout 300 "$prog" -d "$IBDEV" -x 1 -p "$PORT" -n "$n" "$@" 127.0.0.1 > "$f.client" 2>&1 || rc=$?
+	t_wait_for 30 server_ready "$prog" "$PORT" || { cat "$f.server"; t_fail "$prog server did not listen"; }
+	timeout 300 "$prog" -d "$IBDEV" -x 1 -p "$PORT" -n "$n" "$@" "$IP4" > "$f.client" 2>&1 || rc=$?
 	wait "$spid" || rc=$((rc ? rc : $?))
 	cat "$f.server" "$f.client"
 	[ "$rc" = 0 ] && has_results "$f.client" "$n" && return 0
@@ -81,6 +88,8 @@ test_run() {
 		perf ib_write_lat 100
 		perf ib_read_lat 100
 		perf ib_atomic_lat 100
+		perf ib_send_bw 100 -s 4096 -R
+		perf ib_read_lat 100 -R
 	else
 		perf ib_send_bw 2000
 		perf ib_write_bw 2000
@@ -91,6 +100,11 @@ test_run() {
 		perf ib_read_lat 500
 		perf ib_atomic_lat 500
 		perf ib_write_bw 200 -a
+		# connected through rdma_cm (rdma_ucm) instead of a TCP exchange
+		perf ib_send_bw 1000 -R
+		perf ib_write_bw 1000 -R
+		perf ib_read_lat 300 -R
+		perf ib_atomic_bw 1000 -R
 	fi
 	uv_log_quiet "perftest"
 	uv_teardown
