@@ -7,22 +7,21 @@
 # rping with its data check (-V) between two processes on rxe0 and across
 # the veth pair to rxe1 in another namespace; ucmatose (RC, several
 # connections, ids migrated between files, TOS and ACK timeout options);
-# udaddy (UD); "rdma res show cm_id" shows the user ids with their process
-# while they live and none after; "rdma link delete" under a listening
-# rping ends it with an error, and everything unloads; the kernel stays
-# silent throughout.
+# udaddy (UD); rdma_server/rdma_client, rstream (rsockets, data
+# verified) and cmtime (20 connections); "rdma res show cm_id" shows the
+# user ids with their process while they live and none after; "rdma link
+# delete" under a listening rping ends it with an error, and everything
+# unloads; the kernel stays silent throughout.
 TEST_TIMEOUT=900
 
 . "$RDMAOOT_TOP/scripts/guest/uverbs-env.sh"
 
-NS=ucmans
-IBDEV2=rxe1
-IP4B=192.0.2.12
 OUT=/tmp/ucma
 CDEV=/dev/infiniband/rdma_cm
 
 test_setup() {
-	uv_env_setup rping ucmatose udaddy ss
+	uv_env_setup rping ucmatose udaddy rdma_server rdma_client rstream \
+		cmtime ss
 	t_mod_path rdma_ucm >/dev/null || t_skip "rdma_ucm is not built"
 	rm -rf "$OUT"
 	mkdir -p "$OUT"
@@ -48,6 +47,26 @@ run_pair() {
 	timeout 120 "${ccmd[@]}" > "$OUT/$name.client" 2>&1 || rc=$?
 	wait "$spid" || rc=$((rc ? rc : $?))
 	tail -n 5 "$OUT/$name.server" "$OUT/$name.client"
+	[ "$rc" = 0 ] || t_fail "$name failed (exit $rc)"
+}
+
+# run_served NAME SERVER_CMD -- CLIENT_CMD: as run_pair for a server that
+# serves until it is stopped (cmtime): the client must exit 0 and the
+# server still be running after it; then it is stopped.
+run_served() {
+	local name=$1 spid rc=0 scmd=() ccmd=()
+	shift
+	while [ "$1" != "--" ]; do scmd+=("$1"); shift; done
+	shift
+	ccmd=("$@")
+	"${scmd[@]}" > "$OUT/$name.server" 2>&1 &
+	spid=$!
+	t_wait_for 20 listening "${scmd[0]}" || { cat "$OUT/$name.server"; t_fail "$name: the server did not listen"; }
+	timeout 120 "${ccmd[@]}" > "$OUT/$name.client" 2>&1 || rc=$?
+	kill -0 "$spid" 2>/dev/null || { cat "$OUT/$name.server"; t_fail "$name: the server ended under its client"; }
+	kill "$spid"
+	wait "$spid" 2>/dev/null
+	tail -n 8 "$OUT/$name.server" "$OUT/$name.client"
 	[ "$rc" = 0 ] || t_fail "$name failed (exit $rc)"
 }
 
@@ -86,6 +105,14 @@ test_run() {
 		ucmatose -s "$IP4" -c 2 -C 10 -p 7476 -m
 	run_pair udaddy udaddy -b "$IP4" -c 2 -C 10 -- \
 		udaddy -s "$IP4" -c 2 -C 10
+	# librdmacm's own verbs wrappers, rsockets with a data check, and
+	# connection setup timed step by step
+	run_pair rdma_server rdma_server -s "$IP4" -p 7471 -- \
+		rdma_client -s "$IP4" -p 7471
+	run_pair rstream rstream -b "$IP4" -p 7472 -S 65536 -C 200 -T v -- \
+		rstream -s "$IP4" -p 7472 -S 65536 -C 200 -T v
+	run_served cmtime cmtime -b "$IP4" -p 7473 -c 20 -- \
+		cmtime -s "$IP4" -p 7473 -c 20
 	t_wait_for 10 no_user_cm_ids || { rdma res show cm_id; t_fail "user cm_ids left after the pairs"; }
 
 	# user ids show their process while it lives
@@ -98,18 +125,13 @@ test_run() {
 	t_wait_for 10 no_user_cm_ids || { rdma res show cm_id; t_fail "cm_ids left after rping exited"; }
 
 	# across the veth to rxe1 in another namespace
-	t_run ip netns add "$NS"
-	t_run ip link set "$VPEER" netns "$NS"
-	t_run ip -n "$NS" addr add "$IP4B/24" dev "$VPEER"
-	t_run ip -n "$NS" link set "$VPEER" up
-	t_run ip -n "$NS" link set lo up
-	t_run ip netns exec "$NS" rdma link add "$IBDEV2" type rxe netdev "$VPEER"
+	uv_ns_rxe_add
 	run_pair rping-ns rping -s -a "$IP4" -p 7175 -C 100 -V -- \
-		ip netns exec "$NS" rping -c -a "$IP4" -p 7175 -C 100 -V
+		ip netns exec "$UV_NS" rping -c -a "$IP4" -p 7175 -C 100 -V
 	run_pair ucmatose-ns ucmatose -b "$IP4" -c 3 -C 20 -p 7477 -- \
-		ip netns exec "$NS" ucmatose -s "$IP4" -c 3 -C 20 -p 7477
+		ip netns exec "$UV_NS" ucmatose -s "$IP4" -c 3 -C 20 -p 7477
 	uv_log_quiet "the rdmacm-utils runs" "warn|bug|kasan|leak|error|rxe|ucma|rdma_cm"
-	t_run ip netns exec "$NS" rdma link delete "$IBDEV2"
+	t_run ip netns exec "$UV_NS" rdma link delete "$IBDEV2"
 	uv_log_mark
 
 	# the device goes under a listener: it ends with an error
@@ -130,7 +152,5 @@ test_run() {
 }
 
 test_cleanup() {
-	ip netns exec "$NS" rdma link delete "$IBDEV2" 2>/dev/null
-	ip netns del "$NS" 2>/dev/null
 	uv_env_cleanup
 }
