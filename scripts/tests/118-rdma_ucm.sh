@@ -33,10 +33,14 @@ no_user_cm_ids() { [ "$(rdma res show cm_id | grep -c 'comm [a-z]' || true)" = 0
 # rdma_cm listeners do not show in ss: wait for rdma res to show the id
 listening() { rdma res show cm_id | grep "comm $1" | grep -q 'state LISTEN'; }
 
-# run_pair NAME SERVER_CMD -- CLIENT_CMD: a server, then its client, both
-# must exit 0 within two minutes; their output is kept under OUT/NAME.
+# run_pair [--served] NAME SERVER_CMD -- CLIENT_CMD: a server, then its
+# client, both must exit 0 within two minutes; their output is kept under
+# OUT/NAME. With --served the server serves until it is stopped (cmtime):
+# it must still be running when its client has exited 0, and is stopped.
 run_pair() {
-	local name=$1 spid rc=0 scmd=() ccmd=()
+	local served= name spid rc=0 scmd=() ccmd=()
+	[ "$1" = --served ] && { served=1; shift; }
+	name=$1
 	shift
 	while [ "$1" != "--" ]; do scmd+=("$1"); shift; done
 	shift
@@ -45,27 +49,13 @@ run_pair() {
 	spid=$!
 	t_wait_for 20 listening "${scmd[0]}" || { cat "$OUT/$name.server"; t_fail "$name: the server did not listen"; }
 	timeout 120 "${ccmd[@]}" > "$OUT/$name.client" 2>&1 || rc=$?
-	wait "$spid" || rc=$((rc ? rc : $?))
-	tail -n 5 "$OUT/$name.server" "$OUT/$name.client"
-	[ "$rc" = 0 ] || t_fail "$name failed (exit $rc)"
-}
-
-# run_served NAME SERVER_CMD -- CLIENT_CMD: as run_pair for a server that
-# serves until it is stopped (cmtime): the client must exit 0 and the
-# server still be running after it; then it is stopped.
-run_served() {
-	local name=$1 spid rc=0 scmd=() ccmd=()
-	shift
-	while [ "$1" != "--" ]; do scmd+=("$1"); shift; done
-	shift
-	ccmd=("$@")
-	"${scmd[@]}" > "$OUT/$name.server" 2>&1 &
-	spid=$!
-	t_wait_for 20 listening "${scmd[0]}" || { cat "$OUT/$name.server"; t_fail "$name: the server did not listen"; }
-	timeout 120 "${ccmd[@]}" > "$OUT/$name.client" 2>&1 || rc=$?
-	kill -0 "$spid" 2>/dev/null || { cat "$OUT/$name.server"; t_fail "$name: the server ended under its client"; }
-	kill "$spid"
-	wait "$spid" 2>/dev/null
+	if [ -n "$served" ]; then
+		kill -0 "$spid" 2>/dev/null || { cat "$OUT/$name.server"; t_fail "$name: the server ended under its client"; }
+		kill "$spid"
+		wait "$spid" 2>/dev/null
+	else
+		wait "$spid" || rc=$((rc ? rc : $?))
+	fi
 	tail -n 8 "$OUT/$name.server" "$OUT/$name.client"
 	[ "$rc" = 0 ] || t_fail "$name failed (exit $rc)"
 }
@@ -111,7 +101,7 @@ test_run() {
 		rdma_client -s "$IP4" -p 7471
 	run_pair rstream rstream -b "$IP4" -p 7472 -S 65536 -C 200 -T v -- \
 		rstream -s "$IP4" -p 7472 -S 65536 -C 200 -T v
-	run_served cmtime cmtime -b "$IP4" -p 7473 -c 20 -- \
+	run_pair --served cmtime cmtime -b "$IP4" -p 7473 -c 20 -- \
 		cmtime -s "$IP4" -p 7473 -c 20
 	t_wait_for 10 no_user_cm_ids || { rdma res show cm_id; t_fail "user cm_ids left after the pairs"; }
 
