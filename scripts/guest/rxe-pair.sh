@@ -105,11 +105,16 @@ rxe_pair_cleanup() {
 # Counter deltas: counters_mark DEV... remembers every hw counter of the
 # devices; counter_delta DEV NAME sets DELTA to how much one grew since.
 # Both read with the shell's own "read": a fork costs a noticeable part
-# of a second in the debug guest.
+# of a second in the debug guest. counters_mark sets the devices' port
+# counters' lifespan to 0, so that every read is fresh: within a lifespan
+# (10 ms by default) a read gets the values the one before it cached, and
+# an ib_kperf command run by the shell comes back well inside that.
 declare -A COUNTER_MARK
 counters_mark() {
 	local dev f v
 	for dev in "$@"; do
+		echo 0 > "$IB_CLASS/$dev/ports/1/hw_counters/lifespan" ||
+			t_fail "cannot set the lifespan of $dev's counters"
 		for f in "$IB_CLASS/$dev"/ports/1/hw_counters/*; do
 			read -r v < "$f"
 			COUNTER_MARK[$dev/${f##*/}]=$v
