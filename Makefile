@@ -6,6 +6,9 @@
 #                        warnings are errors, header shadowing checked),
 #                        then the kernel's RDMA ULPs against that (make ulps)
 #   make sparse          the same with sparse (C=2); any sparse warning fails
+#   make kerneldoc       scripts/kernel-doc of a kernel source tree (KDIR or
+#                        KERNELDOC) over every .c and .h of ours; any
+#                        warning fails
 #   make install         install ours and the rebuilt ULPs into
 #                        /lib/modules/$(KVER)/updates/rdmaoot, depmod
 #   make uninstall       remove what install put there
@@ -38,7 +41,7 @@ DEPMOD_BASE = $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH))
 # inside the variable, and a -j given to us reaches Kbuild only so.
 KMAKE = $(MAKE) -C $(KDIR) M=$(TOP) W=1
 
-.PHONY: all modules sparse install uninstall clean check selftest demo deps compat ulps bench tools
+.PHONY: all modules sparse kerneldoc install uninstall clean check selftest demo deps compat ulps bench tools
 
 all: modules ulps
 
@@ -54,6 +57,16 @@ sparse:
 		echo "sparse reported the lines above" >&2; exit 1; fi
 	@echo "sparse: clean"
 
+# Debian's header packages lack scripts/kernel-doc: make check points KDIR
+# at the debug kernel's source tree, which has it.
+KERNELDOC ?= $(KDIR)/scripts/kernel-doc
+kerneldoc:
+	@test -x $(KERNELDOC) || { echo "no $(KERNELDOC): give KERNELDOC= or a source tree's KDIR" >&2; exit 1; }
+	@cd $(TOP) && find core sw ulp include kunit testdrv tools -name '*.[ch]' | sort | \
+		xargs $(KERNELDOC) -none > .kerneldoc.log 2>&1; \
+		if grep . .kerneldoc.log; then echo "kernel-doc reported the lines above" >&2; exit 1; fi
+	@echo "kernel-doc: clean"
+
 install: all
 	$(MAKE) -C $(KDIR) M=$(TOP) INSTALL_MOD_DIR=$(INSTALL_SUBDIR) \
 		CONFIG_MODULE_SIG_ALL= modules_install
@@ -67,7 +80,7 @@ uninstall:
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(TOP) clean
-	rm -f $(TOP)/.sparse.log
+	rm -f $(TOP)/.sparse.log $(TOP)/.kerneldoc.log
 
 check:
 	@$(TOP)/scripts/check.sh

@@ -127,6 +127,9 @@ for kind in $order; do
 	rdmaoot_log "building for the $kind kernel"
 	host_step "build/$kind" "$BUILD/build-$kind.log" make "$jobs" -C "$src" KDIR="$kdir" modules || continue
 	host_step "sparse/$kind" "$BUILD/sparse-$kind.log" make "$jobs" -C "$src" KDIR="$kdir" sparse
+	# Only the debug kernel's build tree is a source tree with scripts/kernel-doc.
+	[ "$kind" = debug ] &&
+		host_step "kernel-doc" "$BUILD/kernel-doc.log" make -C "$src" KDIR="$kdir" kerneldoc
 	# The kernel's ULPs rebuilt against us, staged with our modules (the
 	# debug kernel, configured without RDMA, gets those it has the kernel
 	# side of: NVMe-oF).

@@ -158,6 +158,8 @@ void uverbs_uobj_destroy_all(struct ib_uverbs_file *file);
  * @ucontext: the file's ucontext, set for commands that need one
  * @ucore: the core request and response (user buffers)
  * @driver_udata: the driver's part of request and response
+ * @bundle: lays @driver_udata and @ucontext out as struct uverbs_attr_bundle
+ *	    does, so that rdma_udata_to_drv_context() finds @ucontext
  */
 struct uverbs_cmd_ctx {
 	struct ib_uverbs_file *file;

@@ -109,16 +109,48 @@ struct kperf_op_info {
 
 /**
  * struct kperf_params - one parsed command
+ * @mode: what the command measures or exercises (mode=)
+ * @dev: the device that initiates
+ * @peer: the target device (the same as @dev for a loop)
+ * @qp_type: RC, UC or UD
+ * @op: the operation each message is
+ * @size: bytes per message
+ * @iters: messages per QP (pings for mode=rping)
+ * @qps: connections run at once
+ * @depth: work requests outstanding per QP
+ * @sig: one signalled send in every @sig
+ * @timeout_ms: how long without progress fails the command
+ * @mtu: path MTU; 0 chooses the port's active one
+ * @gid: source GID index; -1 chooses by @ip_family
+ * @ip_family: 4 or 6, which RoCE v2 GID is chosen by default
+ * @mr: how the data buffers are registered
+ * @mr_given: @mr was named in the command
+ * @inline_data: small sends carry their payload inline
+ * @expect: the completion status the command must end in; -1: success
+ * @fault: the fault injected into the run, if any
+ * @srq: the targets receive through a shared receive queue (kperf_srq.c)
+ * @mcast: UD sends to a multicast group (kperf_mcast.c)
+ * @mad: mode=mad, the MAD exchange exercised (kperf_mad.c)
+ * @mad_resp_ms: mode=mad, response timeout of each send
+ * @mad_retries: mode=mad, retries of each send
+ * @mad_rmpp: mode=mad, RMPP messages of a vendor class
+ * @ack_timeout: RC local ACK timeout, 4.096 us * 2^n; 0 leaves the CM's
+ * @cm: which connection manager sets the QPs up (none, ib, rdma)
+ * @addr: cm=rdma, mode=rping and mode=udaddy: the address to reach
+ *	  (family 0: not given; port 0: @port); mode=mckey: the group
+ * @bind: mode=mckey, the local address (family 0: not given)
+ * @port: the port of @addr when it names none
+ * @role: mode=rping, udaddy and mckey: client or server (sender, receiver)
+ * @verify: mode=rping and udaddy: check the data of every message
+ * @timewait: mode=rping and udaddy: wait out the QP's timewait at the end
+ * @cycles: cm=rdma, connect/verify/disconnect cycles (0: not given)
+ * @abort: cm=rdma, the step of the exchange at which the ids are destroyed
+ * @abort_peer_first: cm=rdma, abort_first=peer
+ * @hold: cm=rdma, keep the connected ids until their device goes away
+ * @not_rping: a key given that mode=rping (udaddy, mckey) does not take
+ * @rping_only: a key given that only mode=rping (udaddy, mckey) takes
  *
- * Sizes and counts are validated by kperf_cmd_parse(); @mtu 0 and @gid -1
- * mean "choose", @expect -1 means "expect success". @addr (family 0: not
- * given; port 0: @port) and @port are cm=rdma's and mode=rping's (and
- * mode=udaddy's; mode=mckey's @addr is its group); @role, @verify and
- * @timewait mode=rping's and mode=udaddy's only, @role and @bind (family 0:
- * not given) mode=mckey's; @cycles (0: not given),
- * @abort, @abort_peer_first and @hold cm=rdma's only. @not_rping names a key given that
- * mode=rping does not take, @rping_only one that only mode=rping takes
- * (the same for mode=udaddy and mode=mckey).
+ * Sizes and counts are validated by kperf_cmd_parse().
  */
 struct kperf_params {
 	enum kperf_mode mode;
@@ -129,16 +161,16 @@ struct kperf_params {
 	u32 size, iters, qps, depth, sig, timeout_ms;
 	enum ib_mtu mtu;
 	int gid;
-	u8 ip_family;		/* 4 or 6: which RoCE v2 GID by default */
+	u8 ip_family;
 	enum kperf_mr_mode mr;
 	bool mr_given, inline_data;
 	int expect;
 	enum kperf_fault fault;
-	bool srq, mcast;	/* kperf_srq.c, kperf_mcast.c */
-	enum kperf_mad_case mad;	/* mode=mad: kperf_mad.c */
+	bool srq, mcast;
+	enum kperf_mad_case mad;
 	u32 mad_resp_ms, mad_retries;
-	bool mad_rmpp;		/* mode=mad: RMPP messages of a vendor class */
-	u8 ack_timeout;		/* RC local ACK timeout, 4.096 us * 2^n; 0: CM's */
+	bool mad_rmpp;
+	u8 ack_timeout;
 	enum kperf_cm_mode cm;
 	struct sockaddr_storage addr, bind;
 	u16 port;
@@ -146,7 +178,7 @@ struct kperf_params {
 	bool verify, timewait;
 	u32 cycles;
 	enum kperf_abort abort;
-	bool abort_peer_first;	/* abort_first=peer */
+	bool abort_peer_first;
 	bool hold;
 	const char *not_rping, *rping_only;
 };
@@ -163,11 +195,14 @@ struct kperf_udaddy;
  * struct kperf_buf - a data buffer and how the device reaches it
  * @va: kernel mapping of the whole buffer
  * @len: bytes allocated (a multiple of PAGE_SIZE)
- * @pages: the pages behind @va; @npages of them
+ * @pages: the pages behind @va
+ * @npages: how many pages @pages holds
  * @contig: @va came from one physically contiguous allocation
- * @sgt: the pages as a scatterlist, DMA-mapped (@nents mapped entries)
+ * @sgt: the pages as a scatterlist, DMA-mapped
+ * @nents: entries of @sgt the DMA mapping produced
  * @mr: the FRWR MR when mr=frwr, else NULL
- * @lkey: local key of the data; @rkey: what a peer uses to reach it
+ * @lkey: local key of the data
+ * @rkey: what a peer uses to reach it
  * @addr: the address a local SGE or a remote WR gives for byte 0
  * @key: the consumer key byte of the next registration
  */
@@ -218,7 +253,8 @@ struct kperf_conn {
  * @mac: MAC of the GID's net device (RoCE)
  * @pd: protection domain of everything below
  * @cq: the one CQ of all QPs of this side (polled directly)
- * @stash: completions polled while another one was awaited, @nstash many
+ * @stash: completions polled while another one was awaited
+ * @nstash: how many @stash holds
  * @srq: srq=1, the target side: the receive queue its QPs share
  * @srq_limit_hit: IB_EVENT_SRQ_LIMIT_REACHED arrived for @srq
  */
@@ -240,8 +276,10 @@ struct kperf_side {
 
 /**
  * struct kperf_result - what a command measured
- * @msgs: operations completed; @bytes: payload bytes moved
- * @ns: wall time of the measurement; @cpu_ns: CPU time of the writer
+ * @msgs: operations completed
+ * @bytes: payload bytes moved
+ * @ns: wall time of the measurement
+ * @cpu_ns: CPU time of the writer
  * @lat: lat mode: min, median, p99, max round trip in ns
  * @wc: the completion status a fault ended in (IB_WC_SUCCESS otherwise)
  */
@@ -260,7 +298,8 @@ struct kperf_result {
  * @res: measurements
  * @out: result lines
  * @last_progress: when a completion or datum last arrived (timeouts)
- * @t0: when the measurement started; @cpu0: the writer's CPU time then
+ * @t0: when the measurement started
+ * @cpu0: the writer's CPU time at @t0
  * @reason: why the command failed, for the result line
  * @mcast_joined: mcast=1: the target's net device joined the group
  * @mcast_attached: mcast=1: targets (conns[0..n-1].end[1]) in the group
