@@ -18,6 +18,10 @@ import socket
 import struct
 import sys
 
+import abi_check
+from abi_check import buf, check, write
+from abi_check import expect_errno as expect
+
 DEV = "/dev/infiniband/rdma_cm"
 (CREATE_ID, DESTROY_ID, BIND_IP, RESOLVE_IP, RESOLVE_ROUTE, QUERY_ROUTE,
  CONNECT, LISTEN, ACCEPT, REJECT, DISCONNECT, INIT_QP_ATTR, GET_EVENT,
@@ -32,40 +36,9 @@ ROUTE_RESP, ROUTE_MIN = 208, 200
 ADDR_RESP, ADDR_MIN = 280, 272
 CONN_PARAM = 272
 
-failed = 0
-
-
-def check(what, ok, detail=""):
-    global failed
-    print(f"{'ok  ' if ok else 'FAIL'} {what} {detail}", flush=True)
-    failed += not ok
-
-
-def name(e):
-    return errno.errorcode.get(e, str(e))
-
-
-def write(fd, data):
-    """The errno of a write(), 0 when it took all of @data."""
-    try:
-        n = os.write(fd, data)
-        return 0 if n == len(data) else -1
-    except OSError as err:
-        return err.errno
-
-
 def cmd(fd, op, body, out=0, in_len=None):
     hdr = struct.pack("<IHH", op, len(body) if in_len is None else in_len, out)
     return write(fd, hdr + body)
-
-
-def expect(what, got, want):
-    check(what, got == want, f"(errno {name(got)}, want {name(want)})")
-
-
-def buf(n):
-    b = ctypes.create_string_buffer(n)
-    return b, ctypes.addressof(b)
 
 
 def sin6_v4(ip, port=0):
@@ -352,8 +325,8 @@ def main():
     create_id(fd)
     os.close(fd)
     os.close(fd2)
-    print(f"{failed} failed", flush=True)
-    return 1 if failed else 0
+    print(f"{abi_check.failed} failed", flush=True)
+    return abi_check.exit_status()
 
 
 sys.exit(main())

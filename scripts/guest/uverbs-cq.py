@@ -23,12 +23,15 @@ import struct
 import sys
 import time
 
+import abi_check
+from abi_check import buf, check, expect_errno, write
+
 _spec = importlib.util.spec_from_file_location(
     "uvw", os.path.join(os.path.dirname(os.path.abspath(__file__)),
                         "uverbs-write.py"))
 uvw = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(uvw)
-check, write, buf, legacy, hdr = uvw.check, uvw.write, uvw.buf, uvw.legacy, uvw.hdr
+legacy, hdr = uvw.legacy, uvw.hdr
 create_cq, destroy_cq, map_ring, ring_header = (uvw.create_cq, uvw.destroy_cq,
                                                 uvw.map_ring, uvw.ring_header)
 get_context = uvw.open_context
@@ -183,8 +186,7 @@ def bad_mmaps(fd):
 
 
 def bad_creates(fd, top, ncomp):
-    def want(what, got, e):
-        check(what, got == e, f"(errno {got}, want {errno.errorcode.get(e, e)})")
+    want = expect_errno
     want("CREATE_CQ cqe 0: EINVAL", create_cq(fd, 0)[0], errno.EINVAL)
     want(f"CREATE_CQ cqe {top + 1}: EINVAL", create_cq(fd, top + 1)[0], errno.EINVAL)
     want("CREATE_CQ cqe -1: EINVAL", create_cq(fd, 0xffffffff)[0], errno.EINVAL)
@@ -344,8 +346,8 @@ def main():
     mode = sys.argv[2]
     if mode == "verbs":
         verbs(sys.argv[1])
-        print(f"result: {'FAILED' if uvw.failed else 'passed'}", flush=True)
-        sys.exit(1 if uvw.failed else 0)
+        print(f"result: {'FAILED' if abi_check.failed else 'passed'}", flush=True)
+        sys.exit(1 if abi_check.failed else 0)
     fd = os.open(sys.argv[1], os.O_RDWR)
     if mode == "basic":
         basic(fd)
@@ -354,8 +356,8 @@ def main():
     elif mode == "removal":
         removal(fd, sys.argv[3])
     os.close(fd)
-    print(f"result: {'FAILED' if uvw.failed else 'passed'}", flush=True)
-    sys.exit(1 if uvw.failed else 0)
+    print(f"result: {'FAILED' if abi_check.failed else 'passed'}", flush=True)
+    sys.exit(1 if abi_check.failed else 0)
 
 
 if __name__ == "__main__":

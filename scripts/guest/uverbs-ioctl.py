@@ -23,12 +23,16 @@ import struct
 import sys
 import time
 
+import abi_check
+from abi_check import buf, check
+from abi_check import expect_errno as expect
+
 _here = os.path.dirname(os.path.abspath(__file__))
 _spec = importlib.util.spec_from_file_location(
     "uverbs_write", os.path.join(_here, "uverbs-write.py"))
 uw = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(uw)
-check, buf, legacy = uw.check, uw.buf, uw.legacy
+legacy = uw.legacy
 
 RDMA_VERBS_IOCTL = uw.RDMA_VERBS_IOCTL
 DRIVER_RXE = 14                      # enum rdma_driver_id
@@ -87,11 +91,6 @@ def ioctl(fd, obj, meth, attrs, driver_id=DRIVER_RXE,
     got = [list(struct.unpack_from("<HHHHq", data, 24 + 16 * i))
            for i in range(len(attrs))]
     return err, got
-
-
-def expect(what, got, want, detail=""):
-    check(what, got == want,
-          f"(errno {ERR.get(got, got)}, want {ERR.get(want, want)}) {detail}")
 
 
 def written(a):
@@ -581,7 +580,7 @@ def main():
             int(sys.argv[4]) if len(sys.argv) > 4 else 2000)
     elif what == "hold":
         hold(sys.argv[2], sys.argv[3], sys.argv[4])
-    return 1 if uw.failed else 0
+    return abi_check.exit_status()
 
 
 if __name__ == "__main__":

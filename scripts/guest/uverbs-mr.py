@@ -22,12 +22,16 @@ import struct
 import sys
 import time
 
+import abi_check
+from abi_check import buf, check, write
+from abi_check import errname as name
+
 _spec = importlib.util.spec_from_file_location(
     "uverbs_write", os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                  "uverbs-write.py"))
 uw = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(uw)
-check, write, buf, legacy = uw.check, uw.write, uw.buf, uw.legacy
+legacy = uw.legacy
 
 REG_MR, DEREG_MR, ALLOC_MW, DEALLOC_MW = 9, 13, 14, 16
 PAGE = mmap.PAGESIZE
@@ -99,10 +103,6 @@ class Dev:
     def close(self):
         os.close(self.async_fd)
         os.close(self.fd)
-
-
-def name(err):
-    return errno.errorcode.get(err, str(err))
 
 
 def sizes_and_rights(dev, base):
@@ -392,7 +392,7 @@ def main():
     else:
         print(f"unknown mode {mode}")
         return 2
-    return 1 if uw.failed else 0
+    return abi_check.exit_status()
 
 
 if __name__ == "__main__":

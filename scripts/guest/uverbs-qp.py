@@ -30,12 +30,16 @@ import struct
 import sys
 import time
 
+import abi_check
+from abi_check import buf, check, write
+from abi_check import errname as name, expect_errno as want
+
 _spec = importlib.util.spec_from_file_location(
     "uvw", os.path.join(os.path.dirname(os.path.abspath(__file__)),
                         "uverbs-write.py"))
 uvw = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(uvw)
-check, write, buf, legacy = uvw.check, uvw.write, uvw.buf, uvw.legacy
+legacy = uvw.legacy
 
 CREATE_AH, DESTROY_AH, REG_MR, DEREG_MR = 5, 8, 9, 13
 CREATE_QP, QUERY_QP, MODIFY_QP, DESTROY_QP, POST_SEND = 24, 25, 26, 27, 28
@@ -61,12 +65,6 @@ GID1 = bytes(10) + b"\xff\xff" + bytes([192, 0, 2, 11])
 LOCAL_WRITE, REMOTE_WRITE, REMOTE_READ = 1, 2, 4
 
 
-def name(err):
-    return errno.errorcode.get(err, str(err))
-
-
-def want(what, got, expected):
-    check(what, got == expected, f"(errno {name(got)}, want {name(expected)})")
 
 
 # --- commands ------------------------------------------------------------
@@ -215,7 +213,7 @@ def unprivileged(path):
         want("MODIFY_QP Q_Key 0x00010000 unprivileged",
              modify_qp(fd, q.handle, STATE | PKEY | PORT | QKEY, INIT,
                        qkey=0x00010000), 0)
-        os._exit(1 if uvw.failed else 0)
+        os._exit(1 if abi_check.failed else 0)
     _, status = os.waitpid(pid, 0)
     os.chmod(path, mode & 0o7777)
     check("the unprivileged child's checks", status == 0, f"(status {status})")
@@ -625,8 +623,8 @@ def main():
         rings(fd)
     elif mode == "random":
         random_share(fd, int(sys.argv[3]) if len(sys.argv) > 3 else 2000)
-    print("result: " + ("FAILED" if uvw.failed else "passed"), flush=True)
-    return 1 if uvw.failed else 0
+    print("result: " + ("FAILED" if abi_check.failed else "passed"), flush=True)
+    return 1 if abi_check.failed else 0
 
 
 if __name__ == "__main__":

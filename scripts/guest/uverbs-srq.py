@@ -13,24 +13,22 @@ import os
 import struct
 import sys
 
+import abi_check
+from abi_check import buf, check, write
+from abi_check import expect_errno as want
+
 _spec = importlib.util.spec_from_file_location(
     "uvw", os.path.join(os.path.dirname(os.path.abspath(__file__)),
                         "uverbs-write.py"))
 uvw = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(uvw)
-check, write, buf, legacy = uvw.check, uvw.write, uvw.buf, uvw.legacy
+legacy = uvw.legacy
 
 GET_CONTEXT, ALLOC_PD, DEALLOC_PD = 0, 3, 4
 CREATE_SRQ, MODIFY_SRQ, QUERY_SRQ, DESTROY_SRQ, CREATE_XSRQ = 32, 33, 34, 35, 39
 SRQT_BASIC, SRQT_XRC, SRQT_TM = 0, 1, 2
 NO_HANDLE = 0x7777
 RXE_SRQ_RESP = 24   # struct rxe_create_srq_resp: mminfo, srq_num, reserved
-
-
-def want(what, got, expected):
-    check(what, got == expected,
-          f"(errno {errno.errorcode.get(got, got)}, want "
-          f"{errno.errorcode.get(expected, expected)})")
 
 
 def alloc_pd(fd):
@@ -108,8 +106,8 @@ def main():
          write(fd, legacy(DEALLOC_PD, struct.pack("<I", pd), 0)), 0)
     os.close(async_fd)
     os.close(fd)
-    print("result: " + ("FAILED" if uvw.failed else "passed"))
-    return 1 if uvw.failed else 0
+    print("result: " + ("FAILED" if abi_check.failed else "passed"))
+    return 1 if abi_check.failed else 0
 
 
 if __name__ == "__main__":

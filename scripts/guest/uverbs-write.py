@@ -15,6 +15,9 @@ import random
 import struct
 import sys
 
+import abi_check
+from abi_check import buf, check, errname, expect_errno, write
+
 EXT = 0x80000000
 GET_CONTEXT, QUERY_DEVICE, QUERY_PORT, ALLOC_PD, DEALLOC_PD = 0, 1, 2, 3, 4
 CREATE_CQ = 12
@@ -24,38 +27,12 @@ EX_QUERY_DEVICE = EXT | QUERY_DEVICE
 # _IOWR(0x1b, 1, struct ib_uverbs_ioctl_hdr), 24 bytes
 RDMA_VERBS_IOCTL = (3 << 30) | (24 << 16) | (0x1b << 8) | 1
 
-failed = 0
-
-
-def check(what, ok, detail=""):
-    global failed
-    print(f"{'ok  ' if ok else 'FAIL'} {what} {detail}", flush=True)
-    failed += not ok
-
-
 def hdr(cmd, in_words, out_words):
     return struct.pack("<IHH", cmd, in_words, out_words)
 
 
-def write(fd, data):
-    """The errno of a write(), 0 when it took all of @data."""
-    try:
-        n = os.write(fd, data)
-        return 0 if n == len(data) else -1
-    except OSError as err:
-        return err.errno
-
-
 def expect(fd, what, data, want):
-    got = write(fd, data)
-    check(what, got == want,
-          f"(errno {errno.errorcode.get(got, got)}, want "
-          f"{errno.errorcode.get(want, want)})")
-
-
-def buf(n):
-    b = ctypes.create_string_buffer(n)
-    return b, ctypes.addressof(b)
+    expect_errno(what, write(fd, data), want)
 
 
 def legacy(cmd, body, out_bytes):
@@ -197,7 +174,7 @@ def storm(fd, rounds):
         seen[err] = seen.get(err, 0) + 1
     bad = {k: v for k, v in seen.items() if k not in allowed}
     check(f"{rounds} random writes", not bad,
-          "(" + ", ".join(f"{errno.errorcode.get(k, k)} {v}"
+          "(" + ", ".join(f"{errname(k)} {v}"
                           for k, v in sorted(seen.items())) + ")")
 
 
@@ -219,7 +196,7 @@ def main():
     os.close(async_fd)
     os.close(fd)
     print(f"node_guid {node_guid:016x}")
-    return 1 if failed else 0
+    return abi_check.exit_status()
 
 
 # --- shared by the object scripts (uverbs-cq.py, uverbs-srq.py, uverbs-qp.py)

@@ -20,7 +20,8 @@ test_setup() {
 	# a copy anyone can read, for the unprivileged runs
 	rm -rf "$WORK"
 	mkdir -m 0755 "$WORK"
-	cp "$RDMAOOT_TOP/scripts/guest/uverbs-write.py" \
+	cp "$RDMAOOT_TOP/scripts/guest/abi_check.py" \
+		"$RDMAOOT_TOP/scripts/guest/uverbs-write.py" \
 		"$RDMAOOT_TOP/scripts/guest/uverbs-mr.py" "$WORK/"
 	chmod 0644 "$WORK"/*.py
 }
