@@ -9,8 +9,8 @@
 # (OUTDIR/share/done exists), 1 otherwise.
 #
 # For a guest that is one of two on a virtual wire (scripts/interop.sh):
-#   RDMAOOT_NIC   QEMU -netdev options of its NIC, e.g. "socket,listen=127.0.0.1:PORT"
-#                 or "socket,connect=...", and RDMAOOT_MAC its MAC address
+#   RDMAOOT_NIC   QEMU -netdev options of its NIC (scripts/interop.sh gives
+#                 "stream,server=on|off,addr..."), and RDMAOOT_MAC its MAC address
 #   RDMAOOT_PAIR  a host folder both guests mount writable at /run/pair
 #   RDMAOOT_SMP   vCPUs (default 2)
 set -euo pipefail

@@ -41,10 +41,41 @@ interop_ours_up() {
 	modprobe ib_kperf || t_fail "modprobe ib_kperf failed"
 }
 
-# interop_ours_down: undo interop_ours_up (the runner unloads the modules).
+# interop_ours_down: undo interop_ours_up (the runner unloads the modules),
+# after interop_wire_check.
 interop_ours_down() {
+	interop_wire_check
 	rdma link delete rxe0 2>/dev/null
 	return 0
+}
+
+# interop_wire_state: what this guest's end of the wire says (run on both).
+interop_wire_state() {
+	ip -s -s link show eth0
+	echo "softnet_stat (processed dropped squeezed ...):"
+	cat /proc/net/softnet_stat
+	grep -i virtio /proc/interrupts
+	echo "tx-0 timeouts: $(cat /sys/class/net/eth0/queues/tx-0/tx_timeout 2>/dev/null)"
+}
+
+# interop_wire_check: the peer still answers pings after a test. If not,
+# both ends' state goes to the log (the peer's through the shared folder,
+# which needs no wire), then both take eth0 down and up (virtio refills its
+# receive ring) and the log says whether pings came back: a stall in a
+# guest then shows apart from one in the QEMUs that join them.
+interop_wire_check() {
+	busybox ping -c 2 -W 2 "$PEER_IP" > /dev/null 2>&1 && return 0
+	echo "WIRE: the peer at $PEER_IP does not answer pings after the test; our end:"
+	interop_wire_state
+	peer_start "$(declare -f interop_wire_state); interop_wire_state; ip link set eth0 down; ip link set eth0 up"
+	peer_wait "$PEER_N" 30 | sed 's/^/WIRE peer: /'
+	ip link set eth0 down
+	ip link set eth0 up
+	if t_wait_for 30 busybox ping -c 1 -W 1 "$PEER_IP" > /dev/null; then
+		echo "WIRE: pings came back after eth0 went down and up on both ends"
+	else
+		echo "WIRE: still no pings after eth0 went down and up on both ends"
+	fi
 }
 
 peer_start() {
