@@ -182,8 +182,8 @@ live_check() {
 pingpong() {
 	local name=$1 port=$2 dir cmd f
 	shift 2
-	cmd="ibv_${name}_pingpong -d rxe0 -g @GID@ -p $port -n $PP_ITERS $*"
 	for dir in peer ours; do
+		cmd="ibv_${name}_pingpong -d rxe0 -g @GID@ -p $port -n $PP_ITERS $*"
 		f=$W/$name-pp-$dir
 		run_dir "$dir" "$name-pp" "$port" "$cmd" "$cmd"
 		[ "$RUN_RC" = 0 ] || t_fail "ibv_${name}_pingpong $*, server on the $dir side, exited $RUN_RC"
