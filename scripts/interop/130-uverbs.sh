@@ -7,9 +7,9 @@
 #    side's RoCE v2 GID of its IPv4 address (the index read from sysfs
 #    gid_attrs/types, not assumed): both sides report every iteration.
 # 2. perftest's ib_write_bw, ib_send_lat and ib_read_bw, connected over
-#    TCP and through rdma_cm (-R): the client's results table has its line
-#    for the iterations asked for, the server exchanged its QP and ended
-#    with its table's header. No figure is judged.
+#    TCP and through rdma_cm (-R): both sides' results tables have their
+#    line for the iterations asked for, the server printed the client's
+#    QP (remote address). No figure is judged.
 # 3. librdmacm's rping with its data check (-V) and every ping printed
 #    (-v): each side saw every ping, the client's text, in order.
 #
@@ -110,12 +110,13 @@ no_user_res() {
 }
 
 # serve_here OUT CMD...: our server CMD in the background, its output in
-# OUT, its PID in SRV_PID (and in PIDS for the cleanup).
+# OUT and its errors in OUT.err, its PID in SRV_PID (and in PIDS for the
+# cleanup).
 serve_here() {
 	local out=$1
 	shift
 	echo "+ (ours, in the background) $*"
-	"$@" > "$out" 2>&1 &
+	"$@" > "$out" 2> "$out.err" &
 	SRV_PID=$!
 	echo "$SRV_PID" >> "$PIDS"
 }
@@ -131,34 +132,38 @@ served_here() {
 # line runs on the peer (GID index $PG) and CLIENT here (GID index $OG)
 # against PEER_IP; with DIR "ours" the reverse. "@GID@" in a command line
 # is replaced by its side's GID index. The outputs land in
-# $W/NAME-DIR.server and $W/NAME-DIR.client; RUN_RC is the first nonzero
-# exit status of the two (0 when both exited 0).
+# $W/NAME-DIR.server and $W/NAME-DIR.client, each program's errors after
+# its output (never merged into it: a buffered stdout would be split by
+# them); RUN_RC is the first nonzero exit status of the two (0 when both
+# exited 0).
 run_dir() {
 	local dir=$1 name=$2 port=$3 scmd=$4 ccmd=$5 srv f=$W/$2-$1 rc=0
 	if [ "$dir" = peer ]; then
-		peer_start "timeout 300 ${scmd//@GID@/$PG} 2>&1"
+		peer_start "timeout 300 ${scmd//@GID@/$PG}"
 		srv=$PEER_N
 		peer_ready "$port" || t_fail "$name: the peer's server does not listen on $port"
 		echo "+ ${ccmd//@GID@/$OG} $PEER_IP"
 		# shellcheck disable=SC2086
-		timeout 300 ${ccmd//@GID@/$OG} "$PEER_IP" > "$f.client" 2>&1 || rc=$?
+		timeout 300 ${ccmd//@GID@/$OG} "$PEER_IP" > "$f.client" 2> "$f.client.err" || rc=$?
+		cat "$f.client.err" >> "$f.client"
 		# a server whose client failed may wait for it until its timeout
 		if [ "$rc" = 0 ]; then peer_wait "$srv" 330; else peer_wait "$srv" 20; fi > /dev/null
 		[ "$rc" != 0 ] || rc=$PEER_RC
-		printf '%s\n' "$PEER_OUT" > "$f.server"
+		printf '%s\n' "$PEER_OUT" "$PEER_ERR" > "$f.server"
 	else
 		# shellcheck disable=SC2086
 		serve_here "$f.server" ${scmd//@GID@/$OG}
 		t_wait_for 30 local_ready "$port" || { cat "$f.server"; t_fail "$name: our server does not listen on $port"; }
 		[ -n "$LIVE_CHECK" ] && live_check "$name"
-		peer_start "timeout 300 ${ccmd//@GID@/$PG} $OUR_IP 2>&1"
+		peer_start "timeout 300 ${ccmd//@GID@/$PG} $OUR_IP"
 		peer_wait "$PEER_N" 330 > /dev/null
 		rc=$PEER_RC
-		printf '%s\n' "$PEER_OUT" > "$f.client"
+		printf '%s\n' "$PEER_OUT" "$PEER_ERR" > "$f.client"
 		if [ "$rc" != 0 ] && ! t_wait_for 10 eval '! kill -0 $SRV_PID 2>/dev/null'; then
 			kill "$SRV_PID" 2>/dev/null
 		fi
 		served_here "$name"
+		cat "$f.server.err" >> "$f.server"
 		[ "$rc" != 0 ] || rc=$SRV_RC
 	fi
 	echo "--- $name, server on the $dir side:"
@@ -222,9 +227,9 @@ perf() {
 			t_fail "$prog $*, server on the $dir side: the client printed no result line for $PERF_ITERS iterations"
 		grep -q "remote address" "$f.server" ||
 			t_fail "$prog $*, server on the $dir side: the server printed no remote address"
-		grep -Eq "^ *#bytes +#iterations" "$f.server" ||
-			t_fail "$prog $*, server on the $dir side: the server printed no results table"
-		t_log "$prog $*, server on the $dir side: the client's result line for $PERF_ITERS iterations, the server done"
+		has_results "$f.server" "$PERF_ITERS" ||
+			t_fail "$prog $*, server on the $dir side: the server printed no result line for $PERF_ITERS iterations"
+		t_log "$prog $*, server on the $dir side: both sides' result line for $PERF_ITERS iterations"
 		no_user_res "$prog $* (server on the $dir side)"
 	done
 }
