@@ -32,6 +32,9 @@ struct umad_req {
 	bool			user_rmpp;	/* a segment of the caller's RMPP */
 };
 
+static_assert(offsetof(struct umad_req, rmpp.rmpp_hdr) -
+	      offsetof(struct umad_req, head) == IB_MGMT_MAD_HDR);
+
 static bool umad_rmpp_active(struct ib_rmpp_hdr *rmpp_hdr)
 {
 	return ib_get_rmpp_flags(rmpp_hdr) & IB_MGMT_RMPP_FLAG_ACTIVE;

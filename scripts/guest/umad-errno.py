@@ -71,6 +71,8 @@ def registration(path):
     check("the free slot is reused", reg_agent2(fd)[0] == 5)
     expect_errno("ENABLE_PKEY after an agent", errno.EINVAL, enable_pkey, fd)
     expect_errno("an unknown ioctl", errno.ENOTTY, fcntl.ioctl, fd, 0x1B09)
+    for i in range(32):
+        unreg_agent(fd, i)
     # a class and method another agent holds
     ok = reg_agent2(fd, VCLASS, (GET,), oui=OUI)[0]
     expect_errno("REGISTER_AGENT2 of a taken method", errno.EINVAL,
