@@ -23,6 +23,7 @@ from umadlib import (HDR_NEW, HDR_OLD, MAD_SIZE, check, enable_pkey,  # noqa: E4
                      expect_errno, gid_bytes, get_chardev, hdr, mad,
                      open_umad, recv, reg_agent, reg_agent2, send,
                      unreg_agent)
+import abi_check  # noqa: E402
 import umadlib  # noqa: E402
 
 VCLASS, OUI = 0x30, 0x001405
@@ -225,7 +226,7 @@ def removal(path, gid, issm_path, ibdev):
 def main():
     if sys.argv[1] == "--removal":
         removal(sys.argv[2], gid_bytes(sys.argv[3]), sys.argv[4], sys.argv[5])
-        return 1 if umadlib.failed else 0
+        return abi_check.exit_status()
     path, gid, issm_path, dev_index = (sys.argv[1], gid_bytes(sys.argv[2]),
                                        sys.argv[3], int(sys.argv[4]))
     registration(path)
@@ -233,7 +234,7 @@ def main():
     reads(path, gid)
     issm(issm_path)
     chardev(dev_index, path, issm_path)
-    return 1 if umadlib.failed else 0
+    return abi_check.exit_status()
 
 
 if __name__ == "__main__":

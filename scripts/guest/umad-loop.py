@@ -13,14 +13,13 @@
 # line per check; exit status 0 when all held.
 import errno
 import os
-import struct
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from umadlib import (HDR_NEW, MAD_SIZE, check, gid_bytes, hdr, mad,  # noqa: E402
                      mad_method, mad_tid, open_umad, recv, reg_agent2, send)
-import umadlib  # noqa: E402
+import abi_check  # noqa: E402
 
 VCLASS, RCLASS, OUI = 0x30, 0x31, 0x001405
 GET, SET, GET_RESP = 0x01, 0x02, 0x81
@@ -144,7 +143,7 @@ def main():
         b_path, b_gid = a_path, a_gid
     loop(a_path, a_gid, b_path, b_gid)
     rmpp(a_path, b_path, b_gid)
-    return 1 if umadlib.failed else 0
+    return abi_check.exit_status()
 
 
 if __name__ == "__main__":

@@ -1,12 +1,14 @@
 # scripts/guest/umadlib.py - ib_umad's user ABI (<rdma/ib_user_mad.h>) by
 # hand, for umad-loop.py and umad-errno.py: the ib_user_mad header, the
 # agent ioctls, MADs, and RDMA netlink's GET_CHARDEV. No libibumad.
-import errno
 import fcntl
 import os
 import select
 import socket
 import struct
+
+from abi_check import check
+from abi_check import errname as ename
 
 # _IOC(dir, 0x1b, nr, size) of the four ioctls (sizes 28 and 40)
 REGISTER_AGENT = 0xC01C1B01
@@ -17,19 +19,6 @@ HDR_NEW, HDR_OLD = 64, 56
 QP1_QKEY = 0x80010000
 USER_RMPP = 1
 MAD_SIZE = 256
-
-failed = 0
-
-
-def check(what, ok, detail=""):
-    global failed
-    print(f"{'ok  ' if ok else 'FAIL'} {what} {detail}", flush=True)
-    failed += not ok
-
-
-def ename(e):
-    return errno.errorcode.get(e, str(e))
-
 
 def expect_errno(what, want, fn, *args):
     """Run fn(*args); check it failed with errno @want (0: succeeded)."""
