@@ -219,3 +219,28 @@ serve_captured() {
 	bg_end "the $name server" "$out" || t_fail "the $name server failed: $OUT"
 	capture_stop
 }
+
+# rping's data, for tests that check every ping (interop/010, 130).
+# The bytes after a ping's number run through 'A' (65) to 'z' (122) and
+# wrap; ping N starts at 'A' + N % 58. Twice over, for substrings.
+ALPHA=$(printf '%s' {A..Z} '[' '\' ']' '^' '_' '`' {a..z})
+ALPHA=$ALPHA$ALPHA
+
+# ping_text N: what rping's client puts in ping N (SIZE - 1 bytes; the
+# test sets SIZE and PINGS).
+ping_text() {
+	local s="rdma-ping-$1: "
+	printf '%s%s' "$s" "${ALPHA:$(($1 % 58)):$((SIZE - 1 - ${#s}))}"
+}
+
+# expect_pings WHAT PREFIX TEXT: TEXT holds "PREFIX<ping n>" for every n in
+# order and nothing else with PREFIX.
+expect_pings() {
+	local got want n
+	got=$(printf '%s\n' "$3" | grep -c "^$2")
+	t_eq "$1: pings printed" "$PINGS" "$got"
+	want=$(for ((n = 0; n < PINGS; n++)); do echo "$2$(ping_text $n)"; done)
+	[ "$(printf '%s\n' "$3" | grep "^$2")" = "$want" ] ||
+		t_fail "$1: the pings printed are not the client's, in order"
+	t_log "$1: every ping is the client's"
+}

@@ -19,29 +19,6 @@ SIZE=64
 test_setup() { interop_ours_up; }
 test_cleanup() { interop_ours_down; }
 
-# The bytes after a ping's number run through 'A' (65) to 'z' (122) and
-# wrap; ping N starts at 'A' + N % 58. Twice over, for substrings.
-ALPHA=$(printf '%s' {A..Z} '[' '\' ']' '^' '_' '`' {a..z})
-ALPHA=$ALPHA$ALPHA
-
-# ping_text N: what rping's client puts in ping N (SIZE - 1 bytes).
-ping_text() {
-	local s="rdma-ping-$1: "
-	printf '%s%s' "$s" "${ALPHA:$(($1 % 58)):$((SIZE - 1 - ${#s}))}"
-}
-
-# expect_pings WHAT PREFIX TEXT: TEXT holds "PREFIX<ping n>" for every n in
-# order and nothing else with PREFIX.
-expect_pings() {
-	local got want n
-	got=$(printf '%s\n' "$3" | grep -c "^$2")
-	t_eq "$1: pings printed" "$PINGS" "$got"
-	want=$(for ((n = 0; n < PINGS; n++)); do echo "$2$(ping_text $n)"; done)
-	[ "$(printf '%s\n' "$3" | grep "^$2")" = "$want" ] ||
-		t_fail "$1: the pings printed are not the client's, in order"
-	t_log "$1: every ping is the client's"
-}
-
 inbox_server_ours_client() {
 	local srv
 	peer_start "rping -s -a $PEER_IP -p $RPING_PORT -C $PINGS -S $SIZE -v"
