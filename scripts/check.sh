@@ -75,6 +75,8 @@ check_compat() {
 }
 
 host_step kunit-manifest "$BUILD/manifest.log" check_manifest
+# The runner's kernel-log check against the kernel's own forms.
+host_step splat-patterns "$BUILD/splat-patterns.log" scripts/splat-check.sh
 # The benchmark report (not the benchmark: no timed tests) on a fixed sample.
 host_step bench-report "$BUILD/bench-report.log" python3 scripts/bench-report.py --selftest
 

@@ -19,6 +19,7 @@ TEST_TIMEOUT=1500
 TEST_KERNELS=stock
 
 . "$RDMAOOT_TOP/scripts/guest/interop.sh"
+. "$RDMAOOT_TOP/scripts/guest/perftest.sh"
 
 W=/tmp/uinterop
 # our background servers, one PID a line, for test_cleanup
@@ -200,17 +201,12 @@ pingpong() {
 	done
 }
 
-# has_results FILE N: a line of perftest's results table for N iterations
-# (message size, iterations, ...; the figures are not read: in TCG
-# perftest may fail to measure the clock and print "inf").
-has_results() { grep -Eq "^ *[0-9]+ +$2 " "$1"; }
-
 # perf PROGRAM PORT ARGS...: perftest's PROGRAM both ways with ARGS and
-# PERF_ITERS iterations. A run whose only trouble was perftest's clock
-# calibration ("Can't produce a report", a loaded TCG host) is repeated,
-# at most three times.
+# PERF_ITERS iterations. A run that failed for one of perftest's own
+# reasons (pt_rerun_reason) is repeated, at most three times; a server of
+# the peer's that such a run left waiting is killed first.
 perf() {
-	local prog=$1 port=$2 dir try f cmd
+	local prog=$1 port=$2 dir try f cmd why
 	shift 2
 	for dir in peer ours; do
 		for try in 1 2 3; do
@@ -218,16 +214,17 @@ perf() {
 			f=$W/$prog-$port-$dir
 			run_dir "$dir" "$prog-$port" "$port" "$cmd" "$cmd"
 			port=$((port + 1))
-			[ "$RUN_RC" = 0 ] && has_results "$f.client" "$PERF_ITERS" && break
-			grep -q "Can't produce a report" "$f.server" "$f.client" || break
-			t_log "$prog $*: perftest could not calibrate its clock (run $try), again"
+			[ "$RUN_RC" = 0 ] && pt_has_results "$f.client" "$PERF_ITERS" && break
+			why=$(pt_rerun_reason "$f.server" "$f.client") || break
+			t_log "$prog $*, server on the $dir side: $why (run $try), again"
+			[ "$dir" = ours ] || peer_run 20 "pkill -x $prog; true"
 		done
 		[ "$RUN_RC" = 0 ] || t_fail "$prog $*, server on the $dir side, exited $RUN_RC"
-		has_results "$f.client" "$PERF_ITERS" ||
+		pt_has_results "$f.client" "$PERF_ITERS" ||
 			t_fail "$prog $*, server on the $dir side: the client printed no result line for $PERF_ITERS iterations"
 		grep -q "remote address" "$f.server" ||
 			t_fail "$prog $*, server on the $dir side: the server printed no remote address"
-		has_results "$f.server" "$PERF_ITERS" ||
+		pt_has_results "$f.server" "$PERF_ITERS" ||
 			t_fail "$prog $*, server on the $dir side: the server printed no result line for $PERF_ITERS iterations"
 		t_log "$prog $*, server on the $dir side: both sides' result line for $PERF_ITERS iterations"
 		no_user_res "$prog $* (server on the $dir side)"

@@ -5,12 +5,13 @@
 # must finish on both sides with its results table (a line for the
 # iterations asked for) and the kernel stays silent. No figure is
 # judged here: those are for make bench. On the debug kernel each program
-# runs 100 iterations of small messages only. perftest calibrates its clock
-# at the end of a run; when that fails (a loaded TCG host) the run is
-# repeated, at most three times.
+# runs 100 iterations of small messages only. A run that failed for one
+# of perftest's own reasons (scripts/guest/perftest.sh) is repeated, at
+# most three times.
 TEST_TIMEOUT=900
 
 . "$RDMAOOT_TOP/scripts/guest/uverbs-env.sh"
+. "$RDMAOOT_TOP/scripts/guest/perftest.sh"
 
 OUT=/tmp/uverbs-perftest
 PORT=18600
@@ -34,14 +35,11 @@ server_ready() {
 		rdma res show cm_id | grep "comm $1" | grep -q 'state LISTEN'
 }
 
-# has_results FILE N: a line of the results table for N iterations (its
-# first columns: message size, iterations). The figures are not read: in
-# TCG perftest may fail to measure the CPU clock and print "inf".
-has_results() { grep -Eq "^ *[0-9]+ +$2 " "$1"; }
-
 # perf_once PROGRAM N ARGS...: a server and a client of PROGRAM running N
-# iterations; 0 when both finished with the client's results, 2 when only
-# perftest's clock calibration failed, 1 otherwise.
+# iterations; 0 when both finished with the client's results, 2 when the
+# failure was perftest's own (pt_rerun_reason, the reason in RERUN_WHY),
+# 1 otherwise. A server whose client failed is given 10 s, then killed
+# (it may wait for a connection that will not come).
 perf_once() {
 	local prog=$1 n=$2 spid rc=0 f
 	shift 2
@@ -51,24 +49,25 @@ perf_once() {
 	spid=$!
 	t_wait_for 30 server_ready "$prog" "$PORT" || { cat "$f.server"; t_fail "$prog server did not listen"; }
 	timeout 300 "$prog" -d "$IBDEV" -x 1 -p "$PORT" -n "$n" "$@" "$IP4" > "$f.client" 2>&1 || rc=$?
+	if [ "$rc" != 0 ] && ! t_wait_for 10 eval '! kill -0 $spid 2>/dev/null'; then
+		kill "$spid" 2>/dev/null
+	fi
 	wait "$spid" || rc=$((rc ? rc : $?))
 	cat "$f.server" "$f.client"
-	[ "$rc" = 0 ] && has_results "$f.client" "$n" && return 0
-	grep -q "Can't produce a report" "$f.server" "$f.client" && return 2
+	[ "$rc" = 0 ] && pt_has_results "$f.client" "$n" && return 0
+	RERUN_WHY=$(pt_rerun_reason "$f.server" "$f.client") && return 2
 	return 1
 }
 
 # perf PROGRAM N ARGS...: perf_once, repeated (at most 3 runs) only when
-# perftest could not calibrate its clock: it samples the TSC against
-# gettimeofday() and gives up on a poor fit, which a loaded TCG host
-# causes at times. Anything else fails at once.
+# the failure was perftest's own. Anything else fails at once.
 perf() {
 	local try rc
 	for try in 1 2 3; do
 		rc=0
 		perf_once "$@" || rc=$?
 		[ "$rc" = 2 ] || break
-		t_log "$1: perftest could not calibrate its clock (run $try), again"
+		t_log "$*: $RERUN_WHY (run $try), again"
 	done
 	[ "$rc" = 0 ] || t_fail "$* failed on rxe (see above)"
 }
