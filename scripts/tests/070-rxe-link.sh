@@ -77,6 +77,13 @@ check_sysfs() {
 	done
 	t_log "all 15 inbox counters in hw_counters/"
 	t_eq "link_downed" "0" "$(< "$p/hw_counters/link_downed")"
+	# a veth has no parent device, so neither has the rxe device (one on
+	# a NIC takes the NIC's: interop/120 checks that)
+	[ ! -e "$d/device" ] || t_fail "rxe on a veth has a parent device: $(readlink "$d/device")"
+	case $(readlink -f "$d") in
+	/sys/devices/virtual/infiniband/"$IBDEV") ;;
+	*) t_fail "rxe on a veth is not a virtual device: $(readlink -f "$d")" ;;
+	esac
 }
 
 # The port follows the peer's carrier and counts going down.

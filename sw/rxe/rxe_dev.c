@@ -340,6 +340,14 @@ static void rxe_dev_init(struct rxe_dev *rxe, struct net_device *ndev)
 	addrconf_addr_eui48((unsigned char *)&ibdev->node_guid,
 			    ndev->dev_addr);
 	strscpy(ibdev->node_desc, RXE_NODE_DESC, sizeof(ibdev->node_desc));
+	/*
+	 * The net device's own parent (the PCI or virtio device under it),
+	 * when there is one, is ours as well, as siw's is: sysfs's "device"
+	 * link of rxe0 then leads to a device whose net/ names the
+	 * interface, which is where rdma-core's tests look for it. A
+	 * virtual net device (veth, a bond) has none: neither has rxe then.
+	 */
+	ibdev->dev.parent = ndev->dev.parent;
 	ib_set_device_ops(ibdev, &rxe_dev_ops);
 	rxe_dev_attr_init(rxe);
 }
