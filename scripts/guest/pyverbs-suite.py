@@ -3,7 +3,7 @@
 # test suite (python3-pyverbs' tests, unpacked into DIR) the way its
 # run_tests.py does, with ARGS for its argument parser (--dev, --gid), and
 # write one line per test to OUT: its outcome (pass, fail, error, skip,
-# xfail, xpass) and its id. unittest's verbose report goes to stderr as
+# xfail, xpass) and its id, and for a skip its reason. unittest's verbose report goes to stderr as
 # usual; the exit status is 0 once the suite ran, whatever its outcome.
 import os
 import sys
@@ -32,7 +32,9 @@ class Recorder(unittest.TextTestResult):
 
     def addSkip(self, test, reason):
         super().addSkip(test, reason)
-        self.outcomes.append(("skip", test.id()))
+        # one line: the reason's first line, blanks squeezed
+        why = " ".join(str(reason).split("\n")[0].split())
+        self.outcomes.append(("skip", f"{test.id()} {why}".rstrip()))
 
     def addExpectedFailure(self, test, err):
         super().addExpectedFailure(test, err)

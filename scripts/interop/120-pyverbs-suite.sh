@@ -60,6 +60,10 @@ test_run() {
 	t_log "ours:  $ran_ours tests: $(awk '{print $1}' "$W/ours.txt" | sort | uniq -c | xargs)"
 	[ "$ran_inbox" -ge "$MIN_TESTS" ] || t_fail "the inbox run reported only $ran_inbox tests"
 	[ "$ran_ours" -ge "$MIN_TESTS" ] || t_fail "our run reported only $ran_ours tests"
+	# why ours skips what it skips (the next features to add, or vendor
+	# hardware), most common first
+	awk '$1 == "skip" { $1 = $2 = ""; sub(/^ +/, ""); print }' "$W/ours.txt" |
+		sort | uniq -c | sort -rn | sed 's/^/# ours skips: /'
 	for t in $(awk '$1 != "pass" && $1 != "skip" { print $2 }' "$W/inbox.txt"); do
 		t_log "the inbox itself does not pass $t ($(outcome "$W/inbox.txt" "$t")); ours: $(outcome "$W/ours.txt" "$t")"
 	done
