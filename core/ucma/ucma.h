@@ -121,6 +121,32 @@ struct ucma_req {
 
 typedef int (*ucma_cmd_fn)(struct ucma_req *req);
 
+/* How ucma_cmd_dispatch() finds the id a command names. */
+enum ucma_find {
+	UCMA_FIND_NONE,		/* the command finds what it needs itself */
+	UCMA_FIND_ID,		/* any id of this file */
+	UCMA_FIND_BOUND,	/* an id of this file already on a device */
+};
+
+/*
+ * @size: the command's structure. @in_min: 0 when the whole structure is
+ * read whatever the header says (6.1 reads it so); otherwise the header
+ * must offer at least @in_min bytes and no more than it offers is read
+ * (the commands that grew: CONNECT and ACCEPT with ECE). @out_min: room
+ * the response needs, checked before anything else (-ENOSPC).
+ */
+struct ucma_cmd_desc {
+	ucma_cmd_fn	run;
+	u16		size, in_min, out_min, id_off;
+	enum ucma_find	find;
+	ucma_cmd_fn	check;
+};
+
+/* ucma_cmd_table.c: the table's row of a command, and its length check */
+const struct ucma_cmd_desc *ucma_cmd_lookup(u32 cmd);
+int ucma_cmd_copy_len(const struct ucma_cmd_desc *desc, u32 in_len,
+		      u32 out_len);
+
 /* Commands, one file per family. */
 int ucma_cmd_create_id(struct ucma_req *req);
 int ucma_cmd_destroy_id(struct ucma_req *req);

@@ -5,31 +5,11 @@
  * copied in, its own checks, the id it names looked up and locked.
  */
 
+#include <kunit/visibility.h>
 #include <linux/nospec.h>
 #include <linux/uaccess.h>
 
 #include "ucma/ucma.h"
-
-/* How the dispatcher finds the id a command names. */
-enum ucma_find {
-	UCMA_FIND_NONE,		/* the command finds what it needs itself */
-	UCMA_FIND_ID,		/* any id of this file */
-	UCMA_FIND_BOUND,	/* an id of this file already on a device */
-};
-
-/*
- * @size: the command's structure. @in_min: 0 when the whole structure is
- * read whatever the header says (6.1 reads it so); otherwise the header
- * must offer at least @in_min bytes and no more than it offers is read
- * (the commands that grew: CONNECT and ACCEPT with ECE). @out_min: room
- * the response needs, checked before anything else (-ENOSPC).
- */
-struct ucma_cmd_desc {
-	ucma_cmd_fn	run;
-	u16		size, in_min, out_min, id_off;
-	enum ucma_find	find;
-	ucma_cmd_fn	check;
-};
 
 union ucma_cmd_buf {
 	struct rdma_ucm_create_id	create_id;
@@ -123,6 +103,52 @@ static const struct ucma_cmd_desc ucma_cmds[] = {
 	    0, 0, UCMA_FIND_NONE),
 };
 
+/**
+ * ucma_cmd_lookup() - The table row of an rdma_ucm command number
+ * @cmd: the command number of a struct rdma_ucm_cmd_hdr
+ *
+ * A row whose @run is NULL is a number the ABI defines but no kernel
+ * implements (GET_OPTION): the dispatcher answers it with -ENOSYS.
+ *
+ * Context: any context.
+ * Return: the row, or ERR_PTR(-EINVAL) for a number past the table.
+ */
+const struct ucma_cmd_desc *ucma_cmd_lookup(u32 cmd)
+{
+	if (cmd >= ARRAY_SIZE(ucma_cmds))
+		return ERR_PTR(-EINVAL);
+	return &ucma_cmds[array_index_nospec(cmd, ARRAY_SIZE(ucma_cmds))];
+}
+EXPORT_SYMBOL_IF_KUNIT(ucma_cmd_lookup);
+
+/**
+ * ucma_cmd_copy_len() - How much of a command to copy in, if any
+ * @desc: the command's row, from ucma_cmd_lookup()
+ * @in_len: the header's @in: bytes offered after the header
+ * @out_len: the header's @out: room for the response
+ *
+ * Pure: reads nothing but its arguments. The response room is checked
+ * first; a command that grew (@in_min set) must offer at least @in_min
+ * and gets no more than it offered, zeroes for the rest; any other
+ * command is read whole whatever @in_len says.
+ *
+ * Context: any context.
+ * Return: the bytes to copy from user space, -ENOSPC when @out_len is
+ * below the response's minimum, -EINVAL when @in_len is below @in_min.
+ */
+int ucma_cmd_copy_len(const struct ucma_cmd_desc *desc, u32 in_len,
+		      u32 out_len)
+{
+	if (out_len < desc->out_min)
+		return -ENOSPC;
+	if (!desc->in_min)
+		return desc->size;
+	if (in_len < desc->in_min)
+		return -EINVAL;
+	return min_t(u32, in_len, desc->size);
+}
+EXPORT_SYMBOL_IF_KUNIT(ucma_cmd_copy_len);
+
 /* The named id, found, held and locked, then the command on it. */
 static int ucma_cmd_on_ctx(const struct ucma_cmd_desc *desc,
 			   struct ucma_req *req)
@@ -154,16 +180,11 @@ static int ucma_cmd_run(struct ucma_file *file,
 	struct ucma_req req = {
 		.file = file, .cmd = &cmd, .in_len = in_len, .out_len = out_len,
 	};
-	size_t n = desc->size;
-	int ret;
+	int ret, n;
 
-	if (out_len < desc->out_min)
-		return -ENOSPC;
-	if (desc->in_min) {
-		if (in_len < desc->in_min)
-			return -EINVAL;
-		n = min_t(size_t, in_len, desc->size);
-	}
+	n = ucma_cmd_copy_len(desc, in_len, out_len);
+	if (n < 0)
+		return n;
 	if (copy_from_user(&cmd, ubuf, n))
 		return -EFAULT;
 	if (desc->check) {
@@ -199,9 +220,9 @@ ssize_t ucma_cmd_dispatch(struct ucma_file *file, const char __user *buf,
 		return -EINVAL;
 	if (copy_from_user(&hdr, buf, sizeof(hdr)))
 		return -EFAULT;
-	if (hdr.cmd >= ARRAY_SIZE(ucma_cmds))
-		return -EINVAL;
-	desc = &ucma_cmds[array_index_nospec(hdr.cmd, ARRAY_SIZE(ucma_cmds))];
+	desc = ucma_cmd_lookup(hdr.cmd);
+	if (IS_ERR(desc))
+		return PTR_ERR(desc);
 	if (len - sizeof(hdr) < hdr.in)
 		return -EINVAL;
 	if (!desc->run)
