@@ -143,7 +143,7 @@ def panic_reason(outdir):
     return 'no panic message (timeout?)'
 
 
-def check_guest(t, kind, outdir, suites, selected):
+def check_guest(t, kind, outdir, suites, selected, splats):
     share = os.path.join(outdir, 'share')
     kmsg = kmsg_lines(os.path.join(share, 'kmsg.log'))
     units = read_units(os.path.join(share, 'units.txt'))
@@ -152,6 +152,8 @@ def check_guest(t, kind, outdir, suites, selected):
         if name.startswith('kunit/') and status == 'PASS':
             continue  # its cases are counted below
         t.add(status, f'{kind}/{name}', reason)
+        if status == 'FAIL' and reason.startswith('kernel reported:'):
+            splats.append((f'{kind}/{name}', splat_excerpt(kmsg, name)))
     if kind == 'debug':
         for mod, names in suites:
             if not selected(f'kunit/{mod}'):
@@ -169,6 +171,54 @@ def check_guest(t, kind, outdir, suites, selected):
         t.add('FAIL', f'{kind}/guest', f'test runner exited {open(done).read().strip()}')
     elif not units:
         t.add('FAIL', f'{kind}/guest', 'ran no test')
+
+
+# Where a kernel report begins, and lines of it that carry no information
+# in a summary (addresses, register dumps, "?" frames of a guessed stack).
+SPLAT_START = re.compile(r'BUG:|WARNING:|KASAN:|UBSAN:|general protection fault[,:]|Oops:|'
+                         r'INFO: task .* blocked|possible (circular|recursive) locking|'
+                         r'inconsistent lock state|suspicious RCU usage|kmemleak: .*suspected|refcount_t:')
+SPLAT_NOISE = re.compile(r'^\s*(\? |R[A-Z0-9]{2}: |RIP: 00|Code: |CR2: |[A-Z]S: |DR[0-7]: |<|Hardware name|Modules linked)')
+# Frames every lockdep or WARN report shares (the lock and report
+# machinery, the worker loop): the callers above them say what happened.
+SPLAT_PLUMBING = re.compile(r'^\s*(lock_acquire|__lock_acquire|lock_acquire\.part|validate_chain|check_prev_add|'
+                            r'check_noncircular|print_circular_bug|__mutex_lock|__mutex_lock_common|'
+                            r'mutex_lock_nested|dump_stack_lvl|dump_stack|kthread|ret_from_fork|worker_thread|'
+                            r'lock_map_acquire|__lock_release|lock_release)[+.]')
+EXCERPT_LINES = 60
+
+
+def splat_excerpt(kmsg, unit):
+    """The kernel report that failed a unit, trimmed for the summary: the
+    lines of its window (start to end marker) from the first report line
+    on, without register dumps, guessed frames and blank lines."""
+    start, end = f'rdmaoot: test start: {unit}', f'rdmaoot: test end: {unit}'
+    out, inside, found = [], False, False
+    for text in kmsg:
+        if text == start:
+            inside = True
+            continue
+        if text == end:
+            break
+        if not inside:
+            continue
+        if not found and not SPLAT_START.search(text):
+            continue
+        found = True
+        if text.strip() and not SPLAT_NOISE.match(text) and not SPLAT_PLUMBING.match(text):
+            out.append(text.rstrip())
+        if len(out) >= EXCERPT_LINES:
+            break
+    return out
+
+
+def print_splats(failed):
+    """For each unit a kernel report failed, the report's excerpt: printed
+    last, just above the totals, where a CI log's tail shows it."""
+    for label, lines in failed:
+        print(f'--- {label}: what the kernel reported ({len(lines)} lines; full text in its kmsg.log)')
+        for text in lines:
+            print(f'  | {text}')
 
 
 def read_suites(path):
@@ -196,9 +246,11 @@ def main():
         for status, name, reason in read_units(path):
             t.add(status, name, reason)
     suites = read_suites(args.suites)
+    splats = []
     for spec in args.guest:
         kind, outdir = spec.split(':', 1)
-        check_guest(t, kind, outdir, suites, selected)
+        check_guest(t, kind, outdir, suites, selected, splats)
+    print_splats(splats)
     c = t.counts
     print(f"{c['PASS']} passed, {c['FAIL']} failed, {c['SKIP']} skipped")
     return 1 if c['FAIL'] or not c['PASS'] else 0

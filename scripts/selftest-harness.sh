@@ -57,6 +57,8 @@ run_case kunit-expectation debug 'kunit/rate_test' \
 run_case warn-in-init 'stock debug' 'tests/010-*' \
 	'sed -i "s|^#include <linux/init.h>|#include <linux/bug.h>\n&|; s|pr_debug(\"loaded\\\\n\");|WARN_ON(1);|" core/main.c && grep -q "WARN_ON(1)" core/main.c' \
 	'^FAIL stock/tests/010-ib_core-load \(kernel reported: .*WARNING' \
+	'^--- stock/tests/010-ib_core-load: what the kernel reported' \
+	'^  \| WARNING: CPU: .* at .*main\.c' \
 	'^FAIL debug/guest \(did not finish: stopped in tests/010-ib_core-load'
 
 run_case kernel-rdma-header stock 'none' \
