@@ -9,8 +9,10 @@
 #  - disconnect and connect again (reconnect delay 1 s, controller loss
 #    timeout 120 s), everything checked again over the new queues;
 #  - the target's port unlinked under a connected host, which must lose
-#    its controller's I/O queues' connections and get them back when the
-#    port returns (the data still there);
+#    its controller's I/O queues' connections, fail two reconnect attempts
+#    while nobody listens (its CM REQs rejected, the half-made queues torn
+#    down: the error paths of nvme-rdma and rdma_cm under lockdep) and get
+#    them back when the port returns (the data still there);
 #  - disconnect, the target taken down, nvme-rdma and nvmet-rdma unloaded:
 #    every rdma_cm id gone, the modules gone.
 # The harness then unloads our stack and asks kmemleak (the debug kernel
@@ -74,8 +76,13 @@ all_check() {
 	big_check
 }
 
+# failed_reconnects: how many "Failed reconnect attempt" lines nvme-rdma
+# has logged since boot.
+failed_reconnects() { dmesg | grep -c "nvme nvme[0-9]*: Failed reconnect attempt"; }
+reconnects_failed_since() { [ "$(failed_reconnects)" -ge $(($1 + 2)) ]; }
+
 test_run() {
-	local t0 t
+	local t0 t n
 	t0=$EPOCHREALTIME
 	nvmf_target_up
 	counters_mark rxe0
@@ -98,9 +105,14 @@ test_run() {
 	# The port goes away under the host: its queues lose their
 	# connections; it must not be live until the port is back.
 	t=$EPOCHREALTIME
+	n=$(failed_reconnects)
 	nvmf_port_unlink
 	t_wait_for 60 nvmf_state_not live || t_fail "the controller stayed live without its port"
 	t_log "port removed: controller $(nvmf_state)"
+	t_wait_for 60 reconnects_failed_since "$n" ||
+		t_fail "the host did not fail two reconnect attempts without the port: $(dmesg | grep 'nvme nvme' | tail -n 3)"
+	nvmf_state_is live && t_fail "the controller is live without its port"
+	t_log "two reconnect attempts failed without the port: controller $(nvmf_state)"
 	nvmf_port_link
 	t_wait_for 120 nvmf_state_is live || t_fail "the controller did not reconnect to the returned port: $(nvmf_state)"
 	all_check
