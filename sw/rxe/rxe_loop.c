@@ -12,6 +12,15 @@
  * from a real net device: the receiving engine runs inline, and its
  * answers come back through the same FIFO in order.
  *
+ * A process that posts (a user QP's doorbell, a kernel ULP's post) is
+ * outside any softirq: a tasklet scheduled from there would wait for the
+ * next interrupt on this CPU or for ksoftirqd, a thread the scheduler
+ * need not run before the poster's time slice ends (a tick, 4 ms) when
+ * the poster busy-polls its CQ, as perftest and most user programs do.
+ * So the queueing runs with bottom halves off and turns them on again at
+ * the end, which runs the tasklet then and there, as netif_rx() does for
+ * a packet a process hands to the stack.
+ *
  * Each queued skb holds a reference to its destination net device
  * (skb->dev), dropped once the packet has been handed over, so a device
  * cannot go away while its packets wait.
@@ -73,11 +82,15 @@ static void rxe_loop_run(struct tasklet_struct *t)
  *	 packet is dropped)
  * @skb: the packet, skb->data at the IP header; consumed
  *
+ * From process context (interrupts on) the packet is handed over before
+ * this returns; from softirq, when the current softirq run gets to it.
+ *
  * Context: any but hard interrupt; the caller holds rcu_read_lock() so
  * that @to stays valid until its reference is taken.
  */
 void rxe_loop_queue(struct net_device *to, struct sk_buff *skb)
 {
+	bool bh_here = !(hardirq_count() | softirq_count()) && !irqs_disabled();
 	struct rxe_loop_cpu *lc;
 	unsigned long flags;
 
@@ -88,11 +101,15 @@ void rxe_loop_queue(struct net_device *to, struct sk_buff *skb)
 	dev_hold(to);
 	skb_dst_drop(skb);
 	skb->dev = to;
+	if (bh_here)
+		local_bh_disable();
 	local_irq_save(flags);
 	lc = this_cpu_ptr(&rxe_loop_cpus);
 	skb_queue_tail(&lc->pkts, skb);
 	tasklet_schedule(&lc->tasklet);
 	local_irq_restore(flags);
+	if (bh_here)
+		local_bh_enable();
 }
 
 /**
