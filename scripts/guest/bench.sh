@@ -1,12 +1,14 @@
 #!/bin/bash
 # scripts/guest/bench.sh SHARE - guest side of `make bench`: the same
-# ib_kperf workloads on the inbox RDMA stack (A) and on ours (B), in
-# alternating runs A B A B ..., each run on freshly loaded modules.
+# ib_kperf workloads, and Debian's userspace perftest (ib_write_bw,
+# ib_send_lat; scripts/guest/bench-perftest.sh), on the inbox RDMA stack
+# (A) and on ours (B), in alternating runs A B A B ..., each run on
+# freshly loaded modules.
 #
 # Every measurement appends one line to SHARE/bench-raw.txt:
 #   raw stack=<inbox|ours> pair=<n> topo=<loop|veth|none> work=<name>
 #       size=<bytes> qps=<n> txA=<pkts> txB=<pkts> cpu=<busy/total,...>
-#       retry= rnr= dup= oos= drop= softnet= :: <ib_kperf result line>
+#       retry= rnr= dup= oos= drop= softnet= :: <result line>
 # (txA/txB: packets the two veth ends sent during the measurement). A
 # measurement that fails keeps its failed result line (with its reason);
 # nothing aborts the bench but a stack that cannot be unloaded.
@@ -26,6 +28,7 @@ set -u
 SHARE=${1:-/run/rdmaoot}
 RAW=$SHARE/bench-raw.txt
 KPERF="$RDMAOOT_TOP/scripts/kperf"
+PTRUN="$RDMAOOT_TOP/scripts/guest/bench-perftest.sh"
 QUICK=${BENCH_QUICK:-0}
 PAIRS=${BENCH_PAIRS:-$([ "$QUICK" = 1 ] && echo 1 || echo 3)}
 CMD_TMO=${BENCH_CMD_TIMEOUT:-120}
@@ -161,15 +164,19 @@ loaded_rdma_mods() {
 	done
 }
 
-# has_v2_gid IBDEV GID: port 1 of IBDEV lists GID as a RoCE v2 GID.
-has_v2_gid() {
+# v2_gid_index IBDEV GID: the index at which port 1 of IBDEV lists GID as
+# a RoCE v2 GID (perftest's -x); fails when it does not.
+v2_gid_index() {
 	local d=/sys/class/infiniband/$1/ports/1 f
 	for f in "$d"/gids/*; do
 		[ "$(cat "$f" 2>/dev/null)" = "$2" ] || continue
-		[ "$(cat "$d/gid_attrs/types/${f##*/}" 2>/dev/null)" = "RoCE v2" ] && return 0
+		[ "$(cat "$d/gid_attrs/types/${f##*/}" 2>/dev/null)" = "RoCE v2" ] || continue
+		echo "${f##*/}"
+		return 0
 	done
 	return 1
 }
+has_v2_gid() { v2_gid_index "$@" > /dev/null; }
 
 wait_for() {
 	local n=$(($1 * 10))
@@ -181,8 +188,9 @@ wait_for() {
 	done
 }
 
-# stack_load STACK: its ib_core, rdma_rxe and ib_kperf, and rxe0 (bvA),
-# rxe1 (bvB). Says in $WHY what went wrong.
+# stack_load STACK: its ib_core, rdma_rxe, ib_kperf and ib_uverbs, and
+# rxe0 (bvA), rxe1 (bvB); GIXA/GIXB are their RoCE v2 GIDs' indexes.
+# Says in $WHY what went wrong.
 stack_load() {
 	local root left
 	root=$(stack_root "$1")
@@ -190,11 +198,13 @@ stack_load() {
 	[ -z "$left" ] || { WHY="modules still loaded: $left"; return 1; }
 	modprobe -d "$root" rdma_rxe || { WHY="modprobe rdma_rxe failed"; return 1; }
 	modprobe -d "$root" ib_kperf || { WHY="modprobe ib_kperf failed"; return 1; }
+	modprobe -d "$root" ib_uverbs || { WHY="modprobe ib_uverbs failed"; return 1; }
 	log "$1: ib_core $(modinfo -b "$root" -F filename ib_core), taint rdma_rxe=$(cat /sys/module/rdma_rxe/taint) ib_core=$(cat /sys/module/ib_core/taint)"
 	rdma link add rxe0 type rxe netdev "$VA" || { WHY="rdma link add rxe0 failed"; return 1; }
 	rdma link add rxe1 type rxe netdev "$VB" || { WHY="rdma link add rxe1 failed"; return 1; }
 	wait_for 10 has_v2_gid rxe0 "$GIDA" || { WHY="rxe0 has no GID for $IPA"; return 1; }
 	wait_for 10 has_v2_gid rxe1 "$GIDB" || { WHY="rxe1 has no GID for $IPB"; return 1; }
+	GIXA=$(v2_gid_index rxe0 "$GIDA") GIXB=$(v2_gid_index rxe1 "$GIDB")
 }
 
 # stack_unload: the links and every RDMA module, whichever stack they are.
@@ -218,14 +228,15 @@ record() {
 		"$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "${10:+ ${10}}" "$9" >> "$RAW"
 }
 
-# measure TOPO WORK SIZE QPS KPERF-ARGS...: one command; its result line
-# (or a made-up failed one) goes to the raw file.
+# measure TOPO WORK SIZE QPS COMMAND...: one command (scripts/kperf, or
+# bench-perftest.sh) that prints a "result ..." line; that line (or a
+# made-up failed one) goes to the raw file.
 measure() {
 	local topo=$1 work=$2 size=$3 qps=$4 a0 b0 out rc res c0 c1 n0 n1
 	shift 4
 	a0=$(txp "$VA") b0=$(txp "$VB")
 	n0=$(counters) c0=$(cpu_ticks)
-	out=$(timeout -s KILL "$CMD_TMO" "$KPERF" "$@" 2>&1)
+	out=$(timeout -s KILL "$CMD_TMO" "$@" 2>&1)
 	rc=$?
 	c1=$(cpu_ticks) n1=$(counters)
 	res=$(printf '%s\n' "$out" | grep '^result ' | tail -n 1)
@@ -265,14 +276,32 @@ bw_one() {
 	local topo=$1 op=$2 size=$3 qps=$4 iters
 	iters=$(($(total_msgs "$size") / qps))
 	[ "$iters" -ge 1 ] || iters=1
-	measure "$topo" "$op" "$size" "$qps" mode=bw $(topo_args "$topo") \
+	measure "$topo" "$op" "$size" "$qps" "$KPERF" mode=bw $(topo_args "$topo") \
 		qp=rc op="$op" size="$size" qps="$qps" \
 		depth="$(depth_for "$size")" iters="$iters"
 }
 
 lat_one() {
-	measure "$1" "$2_lat" 64 1 mode=lat $(topo_args "$1") qp=rc op="$2" \
+	measure "$1" "$2_lat" 64 1 "$KPERF" mode=lat $(topo_args "$1") qp=rc op="$2" \
 		size=64 iters="$LAT_ITERS"
+}
+
+# user_one TOPO PROGRAM SIZE: Debian's perftest over libibverbs' rxe
+# provider, a server and a client process: on loop both on rxe0 (TCP
+# exchange through lo), on veth the server on rxe1 and the client on
+# rxe0 (the exchange and the RDMA traffic both over the veth). Work names
+# are the programs'; bandwidth runs as many bytes as ib_kperf's.
+PT_PORT=18700
+user_one() {
+	local topo=$1 prog=$2 size=$3 iters sdev=rxe0 sgix=$GIXA addr=127.0.0.1
+	[ "$topo" = veth ] && sdev=rxe1 sgix=$GIXB addr=$IPB
+	case $prog in
+	*_bw) iters=$(total_msgs "$size") ;;
+	*) iters=$PT_LAT_ITERS ;;
+	esac
+	PT_PORT=$((PT_PORT + 3))
+	measure "$topo" "$prog" "$size" 1 bash "$PTRUN" "$prog" "$iters" "$size" \
+		"$sdev" "$sgix" rxe0 "$GIXA" "$addr" "$PT_PORT"
 }
 
 # The workloads of one run.
@@ -288,8 +317,12 @@ workloads() {
 		done
 		lat_one "$topo" send
 		lat_one "$topo" write
+		for size in $PT_SIZES; do
+			user_one "$topo" ib_write_bw "$size"
+		done
+		user_one "$topo" ib_send_lat 64
 	done
-	measure none memcpy "$MEMCPY_SIZE" 1 mode=memcpy size="$MEMCPY_SIZE" \
+	measure none memcpy "$MEMCPY_SIZE" 1 "$KPERF" mode=memcpy size="$MEMCPY_SIZE" \
 		iters="$MEMCPY_ITERS"
 }
 
@@ -330,9 +363,11 @@ set_workloads() {
 	if [ "$QUICK" = 1 ]; then
 		OPS="write send" SIZES="4096 65536" QPS=1
 		LAT_ITERS=3000 MEMCPY_ITERS=32
+		PT_SIZES=65536 PT_LAT_ITERS=500
 	else
 		OPS="write read send" SIZES="64 4096 65536 1048576" QPS="1 2 8"
 		LAT_ITERS=10000 MEMCPY_ITERS=96
+		PT_SIZES="4096 65536" PT_LAT_ITERS=1000
 	fi
 	# A narrower (or wider) selection for development.
 	# (comma- or blank-separated).
