@@ -167,7 +167,6 @@ static const char *const state_names[CM_STATES] = {
 	"SIDR_REQ_SENT", "SIDR_REQ_RCVD",
 };
 
-
 /* Unique comm IDs so connection lookups of one case never meet another's. */
 static u32 next_remote_id = 0x5000;
 
@@ -441,7 +440,6 @@ static void cm_ack_timeout_test(struct kunit *test)
 }
 
 /* ---- Malformed and unroutable MADs --------------------------------------- */
-
 
 static void cm_recv_check_test(struct kunit *test)
 {

@@ -138,7 +138,7 @@ static void cma_conn_events_test(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, len, 148);
 		rev.status = IB_CM_REJ_STALE_CONN;
 		KUNIT_EXPECT_PTR_EQ(test, rdma_consumer_reject_data(&priv->id,
-							&rev, &len), NULL);
+								    &rev, &len), NULL);
 	}
 
 	KUNIT_EXPECT_EQ(test, cm_event(priv, IB_CM_REQ_ERROR, &ev), 0);

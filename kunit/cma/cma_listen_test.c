@@ -339,7 +339,7 @@ static void cma_listen_bound_test(struct kunit *test)
 	ib = cma_listen_ib(l, &mdev->ibdev);
 	KUNIT_EXPECT_NOT_NULL(test, ib);
 	KUNIT_EXPECT_PTR_EQ(test, cm_listener(&mdev->ibdev, tcp_sid(LPORT(1)),
-					       &users), ib);
+					      &users), ib);
 	KUNIT_EXPECT_EQ(test, users, 1);
 	/* Shared listeners of ib_cm carry no context of their users. */
 	if (ib)

@@ -135,13 +135,13 @@ static void cma_table_shape_test(struct kunit *test)
 
 			if (!e) {
 				KUNIT_EXPECT_PTR_EQ_MSG(test, c->fn, NULL, "%s x %s",
-					cma_state_name(s), cma_input_name(i));
+							cma_state_name(s), cma_input_name(i));
 				continue;
 			}
 			KUNIT_EXPECT_NOT_NULL_MSG(test, c->fn, "%s x %s",
-				cma_state_name(s), cma_input_name(i));
+						  cma_state_name(s), cma_input_name(i));
 			KUNIT_EXPECT_EQ_MSG(test, c->next, e->next, "%s x %s",
-				cma_state_name(s), cma_input_name(i));
+					    cma_state_name(s), cma_input_name(i));
 		}
 	}
 	KUNIT_EXPECT_PTR_EQ(test, cma_table_cell(CMA_STATES, 0)->fn, NULL);
@@ -420,17 +420,17 @@ static void cma_api_service_id_test(struct kunit *test)
 
 	/* rping's port: CM-UVERBS 0.4. */
 	KUNIT_EXPECT_EQ(test, be64_to_cpu(rdma_get_service_id(&tcp->id,
-					(struct sockaddr *)&sin)),
+							      (struct sockaddr *)&sin)),
 			0x0000000001061c06ULL);
 	KUNIT_EXPECT_EQ(test, be64_to_cpu(rdma_get_service_id(&udp->id,
-					(struct sockaddr *)&sin6)),
+							      (struct sockaddr *)&sin6)),
 			0x0000000001111144ULL);
 	KUNIT_EXPECT_EQ(test, be64_to_cpu(rdma_get_service_id(&tcp->id,
-					(struct sockaddr *)&sib)),
+							      (struct sockaddr *)&sib)),
 			0x1122334455667788ULL);
 	KUNIT_EXPECT_EQ(test, RDMA_IB_IP_PS_TCP | 7174,
 			be64_to_cpu(rdma_get_service_id(&tcp->id,
-					(struct sockaddr *)&sin)));
+							(struct sockaddr *)&sin)));
 	rdma_destroy_id(&tcp->id);
 	rdma_destroy_id(&udp->id);
 }

@@ -343,15 +343,17 @@ static void arg_errors_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, prefix, 0ULL);
 
 	KUNIT_EXPECT_EQ(test, PTR_ERR(rdma_find_gid_by_port(dev, &gid,
-			IB_GID_TYPE_IB, 3, NULL)), -ENOENT);
+							    IB_GID_TYPE_IB, 3, NULL)), -ENOENT);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(rdma_find_gid_by_port(dev, NULL,
-			IB_GID_TYPE_IB, IB_PORT, NULL)), -EINVAL);
+							    IB_GID_TYPE_IB,
+							    IB_PORT, NULL)),
+			-EINVAL);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(rdma_find_gid(dev, NULL, IB_GID_TYPE_IB,
 						    NULL)), -EINVAL);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(rdma_find_gid_by_filter(dev, &gid, 0,
-			NULL, NULL)), -EINVAL);
+							      NULL, NULL)), -EINVAL);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(rdma_find_gid_by_filter(dev, &gid,
-			IB_PORT, NULL, NULL)), -EINVAL);
+							      IB_PORT, NULL, NULL)), -EINVAL);
 	/* eight IB GIDs do not fit in two entries */
 	KUNIT_EXPECT_EQ(test, rdma_query_gid_table(dev, entries, 2), -EINVAL);
 }
@@ -831,14 +833,18 @@ static void find_test(struct kunit *test)
 
 	/* gid_type and ndev must match; NULL ndev matches any */
 	KUNIT_EXPECT_EQ(test, PTR_ERR(rdma_find_gid_by_port(dev, &gid,
-			IB_GID_TYPE_ROCE, ROCE_PORT, fix->ndev2)), -ENOENT);
+							    IB_GID_TYPE_ROCE, ROCE_PORT,
+							    fix->ndev2)),
+			-ENOENT);
 	attr = rdma_find_gid_by_port(dev, &gid, IB_GID_TYPE_ROCE_UDP_ENCAP,
 				     ROCE_PORT, NULL);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, attr);
 	KUNIT_EXPECT_PTR_EQ(test, rcu_access_pointer(attr->ndev), fix->ndev2);
 	rdma_put_gid_attr(attr);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(rdma_find_gid_by_port(dev, &gid,
-			IB_GID_TYPE_ROCE, IB_PORT, NULL)), -ENOENT);
+							    IB_GID_TYPE_ROCE, IB_PORT,
+							    NULL)),
+			-ENOENT);
 
 	/* rdma_find_gid searches every port */
 	attr = rdma_find_gid(dev, &ib_gid, IB_GID_TYPE_IB, NULL);
@@ -851,7 +857,7 @@ static void find_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, attr->port_num, (u32)ROCE_PORT);
 	rdma_put_gid_attr(attr);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(rdma_find_gid(dev, &ib_gid,
-			IB_GID_TYPE_ROCE, NULL)), -ENOENT);
+						    IB_GID_TYPE_ROCE, NULL)), -ENOENT);
 
 	/* the filter sees both entries of the GID and picks the second */
 	attr = rdma_find_gid_by_filter(dev, &gid, ROCE_PORT, ndev_filter, &fctx);
@@ -862,10 +868,12 @@ static void find_test(struct kunit *test)
 	fctx.ndev = NULL;
 	fctx.calls = 0;
 	KUNIT_EXPECT_EQ(test, PTR_ERR(rdma_find_gid_by_filter(dev, &gid,
-			ROCE_PORT, ndev_filter, &fctx)), -ENOENT);
+							      ROCE_PORT, ndev_filter,
+							      &fctx)),
+			-ENOENT);
 	KUNIT_EXPECT_EQ(test, fctx.calls, 2);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(rdma_find_gid_by_filter(dev, &gid, 3,
-			ndev_filter, &fctx)), -EINVAL);
+							      ndev_filter, &fctx)), -EINVAL);
 }
 
 static void query_gid_table_test(struct kunit *test)
@@ -974,6 +982,7 @@ static struct kunit_suite ib_core_cache_suite = {
 	.exit = cache_test_exit,
 	.test_cases = ib_core_cache_cases,
 };
+
 kunit_test_suite(ib_core_cache_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the ib_core GID and P_Key cache");

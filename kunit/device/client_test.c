@@ -525,6 +525,7 @@ static struct kunit_suite ib_core_client_suite = {
 	.exit = client_test_exit,
 	.test_cases = ib_core_client_cases,
 };
+
 kunit_test_suite(ib_core_client_suite);
 
 MODULE_DESCRIPTION("KUnit tests for ib_core clients");

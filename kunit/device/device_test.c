@@ -632,6 +632,7 @@ static struct kunit_suite ib_core_device_suite = {
 	.exit = device_test_exit,
 	.test_cases = ib_core_device_cases,
 };
+
 kunit_test_suite(ib_core_device_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the ib_core device model");

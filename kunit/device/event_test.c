@@ -257,6 +257,7 @@ static struct kunit_suite ib_core_event_suite = {
 	.exit = event_test_exit,
 	.test_cases = ib_core_event_cases,
 };
+
 kunit_test_suite(ib_core_event_suite);
 
 MODULE_DESCRIPTION("KUnit tests for ib_core asynchronous events");

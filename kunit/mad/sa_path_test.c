@@ -627,6 +627,7 @@ static struct kunit_suite sa_path_suite = {
 	.exit = sa_path_test_exit,
 	.test_cases = sa_path_cases,
 };
+
 kunit_test_suite(sa_path_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the SA PathRecord helpers");

@@ -307,6 +307,7 @@ static struct kunit_suite rxe_icrc_suite = {
 	.name = "rxe_icrc",
 	.test_cases = rxe_icrc_cases,
 };
+
 kunit_test_suite(rxe_icrc_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the rdma_rxe invariant CRC against recorded packets");

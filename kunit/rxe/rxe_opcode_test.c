@@ -381,6 +381,7 @@ static struct kunit_suite rxe_opcode_suite = {
 	.name = "rxe_opcode",
 	.test_cases = rxe_opcode_cases,
 };
+
 kunit_test_suite(rxe_opcode_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the rdma_rxe opcode table and header parsing");

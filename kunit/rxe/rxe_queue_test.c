@@ -158,6 +158,7 @@ static struct kunit_suite rxe_queue_test_suite = {
 	.name = "rxe_queue",
 	.test_cases = rxe_queue_test_cases,
 };
+
 kunit_test_suite(rxe_queue_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the soft-RoCE ring");

@@ -475,6 +475,7 @@ static struct kunit_suite rxe_recv_test_suite = {
 	.name = "rxe_recv",
 	.test_cases = rxe_recv_test_cases,
 };
+
 kunit_test_suite(rxe_recv_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the soft-RoCE receive side");

@@ -180,6 +180,7 @@ static struct kunit_suite rxe_uring_test_suite = {
 	.name = "rxe_uring",
 	.test_cases = rxe_uring_test_cases,
 };
+
 kunit_test_suite(rxe_uring_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the soft-RoCE ring shared with user space");

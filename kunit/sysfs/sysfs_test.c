@@ -40,9 +40,11 @@ static struct attribute *drv_port_attrs[] = {
 	&ib_port_attr_drv_port.attr,
 	NULL
 };
+
 static const struct attribute_group drv_port_group = {
 	.attrs = drv_port_attrs,
 };
+
 static const struct attribute_group *drv_port_groups[] = {
 	&drv_port_group,
 	NULL
@@ -59,6 +61,7 @@ static struct attribute *drv_dev_attrs[] = {
 	&dev_attr_drv_dev.attr,
 	NULL
 };
+
 static const struct attribute_group drv_dev_group = {
 	.attrs = drv_dev_attrs,
 };
@@ -81,10 +84,12 @@ static struct attribute *client_attrs[] = {
 	&ib_port_attr_client_file.attr,
 	NULL
 };
+
 static const struct attribute_group client_group = {
 	.name = "client_dir",
 	.attrs = client_attrs,
 };
+
 static const struct attribute_group *client_groups[] = {
 	&client_group,
 	NULL
@@ -466,6 +471,7 @@ static struct kunit_suite sysfs_test_suite = {
 	.exit = sysfs_test_exit,
 	.test_cases = sysfs_test_cases,
 };
+
 kunit_test_suite(sysfs_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the ib_core sysfs files");

@@ -182,6 +182,7 @@ static struct kunit_suite ucma_cmd_suite = {
 	.name = "rdma_ucm_cmd",
 	.test_cases = ucma_cmd_cases,
 };
+
 kunit_test_suite(ucma_cmd_suite);
 
 MODULE_DESCRIPTION("KUnit: rdma_ucm write() command table and length check");

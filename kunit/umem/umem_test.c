@@ -309,6 +309,7 @@ static struct kunit_suite umem_suite = {
 	.name = "ib_core_umem",
 	.test_cases = umem_cases,
 };
+
 kunit_test_suite(umem_suite);
 
 MODULE_DESCRIPTION("KUnit: ib_umem");

@@ -137,6 +137,7 @@ static struct kunit_suite uverbs_dev_suite = {
 	.exit = uverbs_dev_test_exit,
 	.test_cases = uverbs_dev_cases,
 };
+
 kunit_test_suite(uverbs_dev_suite);
 
 MODULE_DESCRIPTION("KUnit: ib_uverbs character devices and GET_CHARDEV");

@@ -76,6 +76,7 @@ static void lookup_case_desc(const struct lookup_case *c, char *desc)
 {
 	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
 }
+
 KUNIT_ARRAY_PARAM(lookup, lookup_cases, lookup_case_desc);
 
 static void uverbs_cmd_lookup_test(struct kunit *test)
@@ -174,6 +175,7 @@ static void legacy_case_desc(const struct legacy_case *c, char *desc)
 {
 	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
 }
+
 KUNIT_ARRAY_PARAM(legacy, legacy_cases, legacy_case_desc);
 
 static void uverbs_hdr_legacy_test(struct kunit *test)
@@ -250,6 +252,7 @@ static void ex_case_desc(const struct ex_case *c, char *desc)
 {
 	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
 }
+
 KUNIT_ARRAY_PARAM(ex, ex_cases, ex_case_desc);
 
 static void uverbs_hdr_ex_test(struct kunit *test)
@@ -284,6 +287,7 @@ static struct kunit_suite uverbs_write_suite = {
 	.name = "ib_uverbs_write",
 	.test_cases = uverbs_write_cases,
 };
+
 kunit_test_suite(uverbs_write_suite);
 
 MODULE_DESCRIPTION("KUnit: ib_uverbs write() command table and headers");

@@ -786,7 +786,7 @@ static void dmac_from_gid_test(struct kunit *test)
 			ib_ah_roce_dmac_from_gid(&gid, c->sgid_type, mac),
 			c->derived);
 	KUNIT_EXPECT_EQ(test, memcmp(mac, c->derived ? c->mac : untouched,
-			   ETH_ALEN), 0);
+				     ETH_ALEN), 0);
 }
 
 /* ---- Reference handling of address vectors ------------------------------- */
@@ -887,6 +887,7 @@ static struct kunit_suite ah_test_suite = {
 	.exit = ah_test_exit,
 	.test_cases = ah_test_cases,
 };
+
 kunit_test_suite(ah_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests of RDMA address handles");

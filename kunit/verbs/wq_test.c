@@ -327,6 +327,7 @@ static struct kunit_suite ib_core_wq_suite = {
 	.exit = wq_test_exit,
 	.test_cases = ib_core_wq_cases,
 };
+
 kunit_test_suite(ib_core_wq_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the ib_core work queues and Ethernet link speed");
