@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite ib_cm_table: every (state, input) cell of the IB CM, its timers' arithmetic and malformed MADs. */
+/*
+ * KUnit suite ib_cm_table: every (state, input) cell of the IB CM, its timers'
+ * arithmetic and malformed MADs.
+ */
 
 #include <kunit/test.h>
 #include <linux/module.h>

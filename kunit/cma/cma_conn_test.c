@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite rdma_cm_conn: the REQ an id sends, the IB CM's events as the owner hears them, errnos. */
+/*
+ * KUnit suite rdma_cm_conn: the REQ an id sends, the IB CM's events as the
+ * owner hears them, errnos.
+ */
 
 #include <kunit/test.h>
 #include <linux/in.h>

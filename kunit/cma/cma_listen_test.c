@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suites rdma_cm_listen, rdma_cm_req: rdma_listen()'s IB CM listeners per device and its port rules; the new ids REQs make of a listener. */
+/*
+ * KUnit suites rdma_cm_listen, rdma_cm_req: rdma_listen()'s IB CM listeners per
+ * device and its port rules; the new ids REQs make of a listener.
+ */
 
 #include <kunit/test.h>
 #include <linux/if_arp.h>

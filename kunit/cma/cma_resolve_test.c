@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite rdma_cm_resolve: rdma_resolve_addr()'s implicit bind and errnos, its result as an event, cancel on destroy. */
+/*
+ * KUnit suite rdma_cm_resolve: rdma_resolve_addr()'s implicit bind and errnos,
+ * its result as an event, cancel on destroy.
+ */
 
 #include <kunit/test.h>
 #include <linux/delay.h>

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suites rdma_cm_table, rdma_cm_api, rdma_cm_device: every (state, input) cell of rdma_cm's ids, the engine's claim and undo, the errnos of the API built so far, the ib_client. */
+/*
+ * KUnit suites rdma_cm_table, rdma_cm_api, rdma_cm_device: every (state, input)
+ * cell of rdma_cm's ids, the engine's claim and undo, the errnos of the API
+ * built so far, the ib_client.
+ */
 
 #include <kunit/test.h>
 #include <linux/module.h>

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suites rdma_cm_ud, rdma_cm_mcast: UD ids' Q_Keys, SIDR REQ limits and the SIDR REP as the owner hears it; RoCE multicast joins, their events, IPv4 memberships and leaving. */
+/*
+ * KUnit suites rdma_cm_ud, rdma_cm_mcast: UD ids' Q_Keys, SIDR REQ limits and
+ * the SIDR REP as the owner hears it; RoCE multicast joins, their events, IPv4
+ * memberships and leaving.
+ */
 
 #include <kunit/test.h>
 #include <linux/igmp.h>

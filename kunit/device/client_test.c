@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite ib_core_client: client add/remove order, client data, client queries (GET_CHARDEV's too) of core/device/client.c. */
+/*
+ * KUnit suite ib_core_client: client add/remove order, client data, client
+ * queries (GET_CHARDEV's too) of core/device/client.c.
+ */
 
 #include <kunit/test.h>
 #include <linux/etherdevice.h>

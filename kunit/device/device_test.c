@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite ib_core_device: allocation, naming, registration, lookups, ports of core/device/device.c. */
+/*
+ * KUnit suite ib_core_device: allocation, naming, registration, lookups, ports
+ * of core/device/device.c.
+ */
 
 #include <kunit/test.h>
 #include <linux/etherdevice.h>

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite iw_cm_verbs: iw_cm's exported calls and the driver's events, against a mock iWARP device. */
+/*
+ * KUnit suite iw_cm_verbs: iw_cm's exported calls and the driver's events,
+ * against a mock iWARP device.
+ */
 
 #include <kunit/test.h>
 #include <linux/completion.h>

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* kunit/mad/: comparing a packed wire image with the expected one, naming the first byte that differs. */
+/*
+ * kunit/mad/: comparing a packed wire image with the expected one, naming the
+ * first byte that differs.
+ */
 #ifndef RDMAOOT_KUNIT_MAD_EXPECT_BYTES_H
 #define RDMAOOT_KUNIT_MAD_EXPECT_BYTES_H
 

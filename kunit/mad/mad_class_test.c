@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite ib_core_mad_class: class facts, receive checks and the "unsupported" answer, every input. */
+/*
+ * KUnit suite ib_core_mad_class: class facts, receive checks and the
+ * "unsupported" answer, every input.
+ */
 
 #include <kunit/test.h>
 #include <linux/module.h>

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite ib_core_mad_rmpp: RMPP over the MAD layer of a mock port, segment by segment (core/mad/mad_rmpp*.c). */
+/*
+ * KUnit suite ib_core_mad_rmpp: RMPP over the MAD layer of a mock port, segment
+ * by segment (core/mad/mad_rmpp*.c).
+ */
 /*
  * The test registers an agent of a vendor class of range 2 with RMPP on
  * the mock port of sa_fixture.h and plays the peer on the far side of

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite ib_core_sa_mcast: multicast joins shared per group, left at the SA with the last member (core/mad/sa_mcast.c). */
+/*
+ * KUnit suite ib_core_sa_mcast: multicast joins shared per group, left at the
+ * SA with the last member (core/mad/sa_mcast.c).
+ */
 /*
  * As in ib_core_sa_query, the test answers for the subnet manager on
  * QP1 of a mock port; it counts the SA requests to see which joins and

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite ib_core_sa_path: PathRecord packing and address vectors from paths (core/mad/sa_path.c). */
+/*
+ * KUnit suite ib_core_sa_path: PathRecord packing and address vectors from
+ * paths (core/mad/sa_path.c).
+ */
 /*
  * The wire images below are written out byte by byte from the PathRecord
  * layout of IBA vol 1 15.2.5.16, not from the field table they test.

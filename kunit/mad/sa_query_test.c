@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite ib_core_sa_query: SA queries over the MAD layer of a mock port, from request to callback (core/mad/sa_query.c). */
+/*
+ * KUnit suite ib_core_sa_query: SA queries over the MAD layer of a mock port,
+ * from request to callback (core/mad/sa_query.c).
+ */
 /*
  * The test plays the subnet manager: it reads the request the SA client
  * posted on QP1 of the mock (the mock transmits every send at once),

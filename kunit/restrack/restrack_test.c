@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite ib_core_restrack: resource tracking of core/restrack/restrack.c on the mock driver. */
+/*
+ * KUnit suite ib_core_restrack: resource tracking of core/restrack/restrack.c
+ * on the mock driver.
+ */
 
 #include <kunit/test.h>
 #include <linux/completion.h>

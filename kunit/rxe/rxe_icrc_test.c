@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite rxe_icrc: sw/rxe's header parse and invariant CRC against packets recorded from the upstream driver. */
+/*
+ * KUnit suite rxe_icrc: sw/rxe's header parse and invariant CRC against packets
+ * recorded from the upstream driver.
+ */
 /*
  * rxe_vectors.h holds every RoCEv2 packet of the upstream captures with
  * the fields an independent decode (scripts/gen-rxe-vectors.py) found in

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite rxe_queue: the soft-RoCE ring of sw/rxe/rxe_queue.c and the inline ends of rxe_queue.h. */
+/*
+ * KUnit suite rxe_queue: the soft-RoCE ring of sw/rxe/rxe_queue.c and the
+ * inline ends of rxe_queue.h.
+ */
 
 #include <kunit/test.h>
 #include <linux/module.h>

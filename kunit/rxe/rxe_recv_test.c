@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite rxe_recv: the receive-side decisions of sw/rxe/rxe_recv.c and rxe_resp.c, as tables. */
+/*
+ * KUnit suite rxe_recv: the receive-side decisions of sw/rxe/rxe_recv.c and
+ * rxe_resp.c, as tables.
+ */
 /*
  * Each case states the expected answers in its own table, written from
  * the InfiniBand rules (not derived from the driver's opcode table), and

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite rxe_req: the decisions of the soft-RoCE requester and completer (sw/rxe/rxe_req.c, rxe_comp.c). */
+/*
+ * KUnit suite rxe_req: the decisions of the soft-RoCE requester and completer
+ * (sw/rxe/rxe_req.c, rxe_comp.c).
+ */
 /*
  * Everything here is a pure function of its arguments: which wire opcode a
  * packet gets, how many packets (and PSNs) a message takes, what an AETH

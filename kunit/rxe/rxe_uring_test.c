@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite rxe_uring: the user-shared ring of sw/rxe/rxe_uring.c (layout, sizes, hostile indices, resize) and the mmap offsets of rxe_mmap.c. */
+/*
+ * KUnit suite rxe_uring: the user-shared ring of sw/rxe/rxe_uring.c (layout,
+ * sizes, hostile indices, resize) and the mmap offsets of rxe_mmap.c.
+ */
 
 #include <kunit/test.h>
 #include <linux/module.h>

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite ib_core_hw_stats: counter sets of core/sysfs/hw_stats.c and their hw_counters/ files. */
+/*
+ * KUnit suite ib_core_hw_stats: counter sets of core/sysfs/hw_stats.c and their
+ * hw_counters/ files.
+ */
 
 #include <kunit/test.h>
 #include <linux/atomic.h>

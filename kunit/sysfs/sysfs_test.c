@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite ib_core_sysfs: the files of core/sysfs/sysfs.c and core/sysfs/sysfs_port.c, read as userspace does. */
+/*
+ * KUnit suite ib_core_sysfs: the files of core/sysfs/sysfs.c and
+ * core/sysfs/sysfs_port.c, read as userspace does.
+ */
 
 #include <kunit/test.h>
 #include <linux/device.h>

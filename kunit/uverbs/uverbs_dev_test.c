@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite ib_uverbs_dev: which devices get a uverbsN, its numbers, and GET_CHARDEV's answer, of core/uverbs/uverbs_dev.c. */
+/*
+ * KUnit suite ib_uverbs_dev: which devices get a uverbsN, its numbers, and
+ * GET_CHARDEV's answer, of core/uverbs/uverbs_dev.c.
+ */
 
 #include <kunit/test.h>
 #include <linux/kdev_t.h>

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite ib_uverbs_ioctl: the RDMA_VERBS_IOCTL header and attribute checks of core/uverbs/uverbs_ioctl.c and the spec table of uverbs_ioctl_table.c. */
+/*
+ * KUnit suite ib_uverbs_ioctl: the RDMA_VERBS_IOCTL header and attribute checks
+ * of core/uverbs/uverbs_ioctl.c and the spec table of uverbs_ioctl_table.c.
+ */
 /*
  * The expected errnos are the contract libibverbs 44 is written against
  * (Linux 6.1's), spelled out per case rather than derived from the code:

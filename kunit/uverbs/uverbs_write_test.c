@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite ib_uverbs_write: the write() command table and header checks of core/uverbs/uverbs_write.c and uverbs_cmd_table.c. */
+/*
+ * KUnit suite ib_uverbs_write: the write() command table and header checks of
+ * core/uverbs/uverbs_write.c and uverbs_cmd_table.c.
+ */
 /*
  * The expected errnos are those libibverbs is written against (6.1's):
  * they are spelled out here per case, not derived from the table.

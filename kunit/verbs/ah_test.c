@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite ib_core_ah: address handles and address vectors of core/verbs/ah.c on the mock driver. */
+/*
+ * KUnit suite ib_core_ah: address handles and address vectors of
+ * core/verbs/ah.c on the mock driver.
+ */
 /*
  * The mock has no AH verbs: each case adds its own (and a query_gid, so
  * that the GID cache can read the IB ports' GIDs) before registering. The

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite ib_core_wq: work queues (core/verbs/wq.c) and ib_get_eth_speed() (core/device/eth_speed.c). */
+/*
+ * KUnit suite ib_core_wq: work queues (core/verbs/wq.c) and ib_get_eth_speed()
+ * (core/device/eth_speed.c).
+ */
 /*
  * ib_get_eth_speed() lives in its own file but is tested here, next to
  * the other verbs a driver of an Ethernet port uses.
