@@ -212,7 +212,7 @@ static void ib_port_values_test(struct kunit *test)
 	int i;
 
 	for (i = 0; i < MOCK_IBDEV_GID_TBL_LEN(IB_PORT); i++) {
-		want = MOCK_IBDEV_GID(IB_PORT, i);
+		want = mock_ibdev_gid(IB_PORT, i);
 		KUNIT_ASSERT_EQ(test, rdma_query_gid(dev, IB_PORT, i, &gid), 0);
 		KUNIT_EXPECT_TRUE(test, test_gid_eq(&gid, &want));
 	}
@@ -236,7 +236,7 @@ static void ib_port_values_test(struct kunit *test)
 
 	attr = rdma_get_gid_attr(dev, IB_PORT, 3);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, attr);
-	want = MOCK_IBDEV_GID(IB_PORT, 3);
+	want = mock_ibdev_gid(IB_PORT, 3);
 	KUNIT_EXPECT_TRUE(test, test_gid_eq(&attr->gid, &want));
 	KUNIT_EXPECT_PTR_EQ(test, attr->device, dev);
 	KUNIT_EXPECT_EQ(test, attr->port_num, (u32)IB_PORT);
@@ -324,7 +324,7 @@ static void index_errors_test(struct kunit *test)
 static void arg_errors_test(struct kunit *test)
 {
 	struct ib_device *dev = dev_of(test);
-	union ib_gid gid = MOCK_IBDEV_GID(IB_PORT, 0);
+	union ib_gid gid = mock_ibdev_gid(IB_PORT, 0);
 	struct ib_uverbs_gid_entry entries[2];
 	enum ib_port_state state;
 	u16 index;
@@ -363,7 +363,7 @@ static void unregistered_device_test(struct kunit *test)
 {
 	const struct mock_ibdev_cfg cfg = { .nports = 1 };
 	struct mock_ibdev *mdev = mock_ibdev_alloc(&cfg);
-	union ib_gid gid = MOCK_IBDEV_GID(1, 0);
+	union ib_gid gid = mock_ibdev_gid(1, 0);
 	u16 pkey;
 
 	KUNIT_ASSERT_NOT_NULL(test, mdev);
@@ -485,8 +485,8 @@ static void event_refresh_test(struct kunit *test)
 {
 	const struct event_case *c = test->param_value;
 	struct mock_ibdev *mdev = fix_of(test)->mdev;
-	union ib_gid new_gid = MOCK_IBDEV_GID(IB_PORT, 0x77);
-	union ib_gid old_gid = MOCK_IBDEV_GID(IB_PORT, 1);
+	union ib_gid new_gid = mock_ibdev_gid(IB_PORT, 0x77);
+	union ib_gid old_gid = mock_ibdev_gid(IB_PORT, 1);
 	struct cache_reader r = {};
 
 	mock_ibdev_set_port(mdev, IB_PORT, 0x42, 2, IB_PORT_DOWN);
@@ -508,8 +508,8 @@ static void event_refresh_test(struct kunit *test)
 static void event_driver_error_test(struct kunit *test)
 {
 	struct mock_ibdev *mdev = fix_of(test)->mdev;
-	union ib_gid new_gid = MOCK_IBDEV_GID(IB_PORT, 0x77);
-	union ib_gid old_gid = MOCK_IBDEV_GID(IB_PORT, 1);
+	union ib_gid new_gid = mock_ibdev_gid(IB_PORT, 0x77);
+	union ib_gid old_gid = mock_ibdev_gid(IB_PORT, 1);
 	struct cache_reader r = {};
 
 	mock_ibdev_set_port(mdev, IB_PORT, 0x42, 2, IB_PORT_DOWN);
@@ -530,8 +530,8 @@ static void ib_held_entry_test(struct kunit *test)
 {
 	struct mock_ibdev *mdev = fix_of(test)->mdev;
 	struct ib_device *dev = &mdev->ibdev;
-	union ib_gid new_gid = MOCK_IBDEV_GID(IB_PORT, 0x55);
-	union ib_gid old_gid = MOCK_IBDEV_GID(IB_PORT, 2);
+	union ib_gid new_gid = mock_ibdev_gid(IB_PORT, 0x55);
+	union ib_gid old_gid = mock_ibdev_gid(IB_PORT, 2);
 	const struct ib_gid_attr *held, *same, *fresh;
 	struct cache_reader r = {};
 	union ib_gid gid;
@@ -825,7 +825,7 @@ static void find_test(struct kunit *test)
 	struct ib_device *dev = dev_of(test);
 	struct filter_ctx fctx = { .ndev = fix->ndev2 };
 	union ib_gid gid = roce_gid(1);
-	union ib_gid ib_gid = MOCK_IBDEV_GID(IB_PORT, 4);
+	union ib_gid ib_gid = mock_ibdev_gid(IB_PORT, 4);
 	const struct ib_gid_attr *attr;
 
 	KUNIT_ASSERT_EQ(test, add_gid(test, fix->ndev, 1, IB_GID_TYPE_ROCE), 0);

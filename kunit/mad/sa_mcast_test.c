@@ -48,7 +48,7 @@ static void member(struct ib_sa_mcmember_rec *rec, u32 qkey)
 {
 	memset(rec, 0, sizeof(*rec));
 	rec->mgid = test_mgid;
-	rec->port_gid = MOCK_IBDEV_GID(SA_FIX_PORT, 0);
+	rec->port_gid = mock_ibdev_gid(SA_FIX_PORT, 0);
 	rec->qkey = cpu_to_be32(qkey);
 	rec->pkey = cpu_to_be16(0xffff);
 	rec->join_state = BIT(FULLMEMBER_JOIN);

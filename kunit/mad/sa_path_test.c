@@ -339,7 +339,7 @@ static void ib_path(struct sa_path_rec *rec, u8 hop_limit, int index)
 {
 	memset(rec, 0, sizeof(*rec));
 	rec->rec_type = SA_PATH_REC_TYPE_IB;
-	rec->sgid = MOCK_IBDEV_GID(IB_PORT, index);
+	rec->sgid = mock_ibdev_gid(IB_PORT, index);
 	rec->dgid.global.subnet_prefix = cpu_to_be64(0xfe80000000000000ULL);
 	rec->dgid.global.interface_id = cpu_to_be64(0x1122334455667788ULL);
 	rec->ib.dlid = cpu_to_be16(0x4321);

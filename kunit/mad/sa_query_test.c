@@ -50,8 +50,8 @@ static void ib_dst(struct sa_path_rec *rec, u16 dlid)
 {
 	memset(rec, 0, sizeof(*rec));
 	rec->rec_type = SA_PATH_REC_TYPE_IB;
-	rec->dgid = MOCK_IBDEV_GID(1, 5);
-	rec->sgid = MOCK_IBDEV_GID(1, 0);
+	rec->dgid = mock_ibdev_gid(1, 5);
+	rec->sgid = mock_ibdev_gid(1, 0);
 	rec->ib.dlid = cpu_to_be16(dlid);
 	rec->pkey = cpu_to_be16(0xffff);
 	rec->numb_path = 1;

@@ -52,9 +52,12 @@ static struct sk_buff *vec_skb(struct kunit *test, const u8 *frame, u32 len)
 	return skb;
 }
 
-#define VEC_EQ(test, v, got, want)					\
+#define VEC_EQ(test, v, got, want) do {					\
+	typeof(v) v_ = (v);						\
+									\
 	KUNIT_EXPECT_EQ_MSG(test, (u64)(got), (u64)(want), "%s #%u",	\
-			    (v)->file, (v)->index)
+			    v_->file, v_->index);			\
+} while (0)
 
 /* Which RXE_VEC_* bit stands for which table flag. */
 static const struct {

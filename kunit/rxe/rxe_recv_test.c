@@ -213,7 +213,8 @@ struct recv_case {
 	enum rxe_counter drop;
 };
 
-#define RC_PKT(st, op) IB_QPT_RC, IB_QPS_##st, IB_OPCODE_RC_##op, 0xffff, 0
+/* An RC case's packet, @qp_type to @qkey; the row goes on with @saddr. */
+#define RC_PKT(st, op)	.qp_type = IB_QPT_RC, IB_QPS_##st, IB_OPCODE_RC_##op, 0xffff, 0
 
 static const struct recv_case recv_cases[] = {
 	{ "rc send", RC_PKT(RTS, SEND_ONLY), PEER_IP4, false, RECV_OK },
@@ -404,9 +405,12 @@ struct hdr_case {
 	u8 wire[16];
 };
 
-/* QP of these cases: destination QPN 0x123456, MSN 0x000042. */
+/*
+ * QP of these cases: destination QPN 0x123456, MSN 0x000042. The BTH from
+ * byte 0; the row goes on with byte 12.
+ */
 #define BTH_TO_QP(op, flags, psn2, psn1, psn0) \
-	op, flags, 0xff, 0xff, 0x00, 0x12, 0x34, 0x56, 0x00, psn2, psn1, psn0
+	[0] = op, flags, 0xff, 0xff, 0x00, 0x12, 0x34, 0x56, 0x00, psn2, psn1, psn0
 
 static const struct hdr_case hdr_cases[] = {
 	{ "ack", IB_OPCODE_RC_ACKNOWLEDGE, 0x1f, 0x000100, 0,

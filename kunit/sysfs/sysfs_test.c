@@ -218,9 +218,12 @@ static ssize_t wr(struct kunit *test, struct mock_ibdev *mdev, const char *rel,
 /* @rel of @mdev reads exactly @want. */
 #define EXPECT_FILE(test, mdev, rel, want)				\
 	do {								\
-		KUNIT_EXPECT_EQ(test, rd(test, mdev, rel),		\
-				(ssize_t)strlen(want));			\
-		KUNIT_EXPECT_STREQ(test, st_of(test)->buf, want);	\
+		struct kunit *t_ = (test);				\
+		const char *w_ = (want);				\
+									\
+		KUNIT_EXPECT_EQ(t_, rd(t_, mdev, rel),			\
+				(ssize_t)strlen(w_));			\
+		KUNIT_EXPECT_STREQ(t_, st_of(t_)->buf, w_);		\
 	} while (0)
 
 /* ---- Device files -------------------------------------------------------- */
