@@ -101,7 +101,7 @@ static inline bool sa_fix_wait_sent(struct sa_fix *fix, int n)
 	while (sa_fix_nsent(fix) < n) {
 		if (time_after(jiffies, end))
 			return false;
-		msleep(1);
+		usleep_range(1000, 2000);
 	}
 	return true;
 }

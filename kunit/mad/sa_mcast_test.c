@@ -124,7 +124,7 @@ static bool group_gone(struct sa_fix *fix)
 				      &rec) != -EADDRNOTAVAIL) {
 		if (time_after(jiffies, end))
 			return false;
-		msleep(1);
+		usleep_range(1000, 2000);
 	}
 	return true;
 }

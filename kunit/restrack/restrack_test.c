@@ -421,7 +421,7 @@ static bool wait_for_kref(struct rdma_restrack_entry *res, unsigned int n)
 	while (kref_read(&res->kref) != n) {
 		if (time_after(jiffies, end))
 			return false;
-		msleep(5);
+		usleep_range(5000, 10000);
 	}
 	return true;
 }
