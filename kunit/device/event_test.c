@@ -28,7 +28,7 @@
 struct test_handler {
 	struct ib_event_handler h;
 	bool registered;
-	spinlock_t lock;
+	spinlock_t lock;	/* guards the members below */
 	struct ib_event seen[MAX_SEEN];
 	int nseen;
 	bool not_in_task;

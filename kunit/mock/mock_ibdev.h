@@ -270,9 +270,9 @@ struct mock_ibdev {
 	atomic_t next_key;
 	atomic_t next_qpn;
 	struct mock_ibdev_last last;
-	spinlock_t port_lock;
+	spinlock_t port_lock;	/* guards ports */
 	struct mock_ibdev_port ports[MOCK_IBDEV_MAX_PORTS + 1];
-	spinlock_t qps_lock;
+	spinlock_t qps_lock;	/* guards qps */
 	struct list_head qps;
 	bool transmit_all;
 	struct mock_iwarp iw;

@@ -99,7 +99,7 @@ static void rxe_queue_test_wrap(struct kunit *test)
 
 static void rxe_queue_test_resize(struct kunit *test)
 {
-	spinlock_t lock;
+	spinlock_t lock;	/* what a QP passes to serialize the resize */
 	struct rxe_queue q;
 	u32 i;
 
