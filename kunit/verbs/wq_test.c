@@ -126,7 +126,7 @@ static void create_errors_test(struct kunit *test)
 {
 	struct wq_test *t = tst(test);
 	struct ib_wq_init_attr attr = rq_attr(t, NULL);
-	struct ib_device_ops *ops = &t->mdev->ibdev.ops;
+	struct ib_device *ibdev = &t->mdev->ibdev;
 	struct ib_wq *wq;
 
 	mock_ibdev_fail(t->mdev, MOCK_CREATE_WQ, -ENOSPC);
@@ -136,10 +136,10 @@ static void create_errors_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&t->cq->usecnt), 0);
 
 	mock_ibdev_fail(t->mdev, MOCK_CREATE_WQ, 0);
-	ops->destroy_wq = NULL;
+	ibdev->ops.destroy_wq = NULL;
 	wq = ib_create_wq(t->pd, &attr);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(wq), -EOPNOTSUPP);
-	ops->create_wq = NULL;
+	ibdev->ops.create_wq = NULL;
 	wq = ib_create_wq(t->pd, &attr);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(wq), -EOPNOTSUPP);
 	/* the driver was asked only the first time */
