@@ -321,7 +321,7 @@ static void cm_table_shape_test(struct kunit *test)
 		for (i = 0; i < CM_INPUTS; i++) {
 			bool has = cm_table_cell(s, i)->fn;
 
-			KUNIT_EXPECT_EQ_MSG(test, has, expect_of(s, i) != NULL,
+			KUNIT_EXPECT_EQ_MSG(test, has, !!expect_of(s, i),
 					    "%s x %s", state_names[s],
 					    cm_input_name(i));
 			filled += has;

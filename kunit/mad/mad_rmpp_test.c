@@ -183,7 +183,7 @@ static struct ib_rmpp_mad *sent(struct kunit *test, int n)
 
 	KUNIT_ASSERT_NOT_NULL(test, wr);
 	KUNIT_ASSERT_TRUE_MSG(test, sa_fix_wait_sent(fix->sa, n + 1),
-			      "MAD %d never sent", n);
+			      "MAD %d never went out", n);
 	KUNIT_ASSERT_TRUE(test, sa_fix_sent(fix->sa, n, wr));
 	return wire_mad(wr);
 }

@@ -609,9 +609,9 @@ static void res_summary_test(struct kunit *test)
 				0);
 		KUNIT_ASSERT_NOT_NULL(test,
 				      etb[RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_NAME]);
-		KUNIT_EXPECT_STREQ(test, (char *)nla_data(
-				etb[RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_NAME]),
-				names[n]);
+		KUNIT_EXPECT_STREQ(test,
+				   (char *)nla_data(etb[RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_NAME]),
+				   names[n]);
 		KUNIT_EXPECT_NOT_NULL(test,
 				      etb[RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_CURR]);
 		n++;
@@ -639,8 +639,8 @@ static unsigned int nl_counters(struct kunit *test, struct nl_ctx *c,
 		KUNIT_ASSERT_NOT_NULL(test,
 				      etb[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE]);
 		names[n] = nla_data(etb[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME]);
-		values[n] = nla_get_u64(
-			etb[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE]);
+		values[n] =
+			nla_get_u64(etb[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE]);
 		n++;
 	}
 	return n;

@@ -254,7 +254,7 @@ static void uverbs_ioctl_method_test(struct kunit *test)
 	const struct uverbs_ioctl_method *m;
 
 	m = uverbs_ioctl_method_find(c->object, c->method);
-	KUNIT_EXPECT_EQ(test, m != NULL, c->found);
+	KUNIT_EXPECT_EQ(test, !!m, c->found);
 	if (m) {
 		KUNIT_EXPECT_EQ(test, m->id, c->method);
 		KUNIT_EXPECT_NOT_NULL(test, m->handler);
