@@ -9,6 +9,9 @@
 #   make kerneldoc       scripts/kernel-doc of a kernel source tree (KDIR or
 #                        KERNELDOC) over every .c and .h of ours; any
 #                        warning fails
+#   make style           checkpatch --strict over every tracked .c and .h
+#                        (scripts/style.sh); PATHS="kunit ulp/kperf" limits
+#                        it; any finding fails
 #   make install         install ours and the rebuilt ULPs into
 #                        /lib/modules/$(KVER)/updates/rdmaoot, depmod
 #   make uninstall       remove what install put there
@@ -41,7 +44,7 @@ DEPMOD_BASE = $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH))
 # inside the variable, and a -j given to us reaches Kbuild only so.
 KMAKE = $(MAKE) -C $(KDIR) M=$(TOP) W=1
 
-.PHONY: all modules sparse kerneldoc install uninstall clean check selftest demo deps compat ulps bench tools
+.PHONY: all modules sparse kerneldoc style install uninstall clean check selftest demo deps compat ulps bench tools
 
 all: modules ulps
 
@@ -66,6 +69,11 @@ kerneldoc:
 		xargs $(KERNELDOC) -none > .kerneldoc.log 2>&1; \
 		if grep . .kerneldoc.log; then echo "kernel-doc reported the lines above" >&2; exit 1; fi
 	@echo "kernel-doc: clean"
+
+# checkpatch.pl from KDIR if it is a source tree, else from the debug
+# kernel's tree in the cache; CHECKPATCH= overrides.
+style:
+	@KDIR=$(KDIR) $(TOP)/scripts/style.sh $(PATHS)
 
 install: all
 	$(MAKE) -C $(KDIR) M=$(TOP) INSTALL_MOD_DIR=$(INSTALL_SUBDIR) \

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite ib_cm_counters: the per-port counter files of ib_cm (their names, their text) and how sends count. */
+/*
+ * KUnit suite ib_cm_counters: the per-port counter files of ib_cm (their names,
+ * their text) and how sends count.
+ */
 
 #include <kunit/test.h>
 #include <linux/module.h>

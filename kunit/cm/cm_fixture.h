@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The ib_cm suites' fixture: a fake wire that records what the engine sends, a fake device and port, an owner that records its events, received MADs. */
+/*
+ * The ib_cm suites' fixture: a fake wire that records what the engine sends, a
+ * fake device and port, an owner that records its events, received MADs.
+ */
 #ifndef RDMAOOT_KUNIT_CM_CM_FIXTURE_H
 #define RDMAOOT_KUNIT_CM_CM_FIXTURE_H
 

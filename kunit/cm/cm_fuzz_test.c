@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite ib_cm_fuzz: malformed, cut, misaddressed, repeated and mutated CM MADs through ib_cm's receive path. */
+/*
+ * KUnit suite ib_cm_fuzz: malformed, cut, misaddressed, repeated and mutated CM
+ * MADs through ib_cm's receive path.
+ */
 
 #include <kunit/test.h>
 #include <linux/delay.h>

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite ib_cm_msg: CM messages decoded from and encoded back into MADs the inbox stack sent. */
+/*
+ * KUnit suite ib_cm_msg: CM messages decoded from and encoded back into MADs
+ * the inbox stack sent.
+ */
 
 #include <kunit/test.h>
 #include <asm/unaligned.h>

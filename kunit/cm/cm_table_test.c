@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite ib_cm_table: every (state, input) cell of the IB CM, its timers' arithmetic and malformed MADs. */
+/*
+ * KUnit suite ib_cm_table: every (state, input) cell of the IB CM, its timers'
+ * arithmetic and malformed MADs.
+ */
 
 #include <kunit/test.h>
 #include <linux/module.h>
@@ -167,7 +170,6 @@ static const char *const state_names[CM_STATES] = {
 	"SIDR_REQ_SENT", "SIDR_REQ_RCVD",
 };
 
-
 /* Unique comm IDs so connection lookups of one case never meet another's. */
 static u32 next_remote_id = 0x5000;
 
@@ -319,7 +321,7 @@ static void cm_table_shape_test(struct kunit *test)
 		for (i = 0; i < CM_INPUTS; i++) {
 			bool has = cm_table_cell(s, i)->fn;
 
-			KUNIT_EXPECT_EQ_MSG(test, has, expect_of(s, i) != NULL,
+			KUNIT_EXPECT_EQ_MSG(test, has, !!expect_of(s, i),
 					    "%s x %s", state_names[s],
 					    cm_input_name(i));
 			filled += has;
@@ -441,7 +443,6 @@ static void cm_ack_timeout_test(struct kunit *test)
 }
 
 /* ---- Malformed and unroutable MADs --------------------------------------- */
-
 
 static void cm_recv_check_test(struct kunit *test)
 {

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite rdma_cm_bind: rdma_bind_addr()'s errnos, explicit and ephemeral ports, sharing rules, release on destroy. */
+/*
+ * KUnit suite rdma_cm_bind: rdma_bind_addr()'s errnos, explicit and ephemeral
+ * ports, sharing rules, release on destroy.
+ */
 
 #include <kunit/test.h>
 #include <linux/in.h>

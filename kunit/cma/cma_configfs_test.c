@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite rdma_cm_configfs: rdma_cm's configfs directories, their two files, and the defaults they set at work in routes. */
+/*
+ * KUnit suite rdma_cm_configfs: rdma_cm's configfs directories, their two
+ * files, and the defaults they set at work in routes.
+ */
 
 #include <kunit/test.h>
 #include <linux/configfs.h>

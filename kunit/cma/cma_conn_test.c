@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite rdma_cm_conn: the REQ an id sends, the IB CM's events as the owner hears them, errnos. */
+/*
+ * KUnit suite rdma_cm_conn: the REQ an id sends, the IB CM's events as the
+ * owner hears them, errnos.
+ */
 
 #include <kunit/test.h>
 #include <linux/in.h>
@@ -138,7 +141,7 @@ static void cma_conn_events_test(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, len, 148);
 		rev.status = IB_CM_REJ_STALE_CONN;
 		KUNIT_EXPECT_PTR_EQ(test, rdma_consumer_reject_data(&priv->id,
-							&rev, &len), NULL);
+								    &rev, &len), NULL);
 	}
 
 	KUNIT_EXPECT_EQ(test, cm_event(priv, IB_CM_REQ_ERROR, &ev), 0);

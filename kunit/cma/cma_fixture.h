@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The rdma_cm suites' fixture: an owner that records its events, ids made and put in a state, a mock device with an IB and a RoCE port. */
+/*
+ * The rdma_cm suites' fixture: an owner that records its events, ids made and
+ * put in a state, a mock device with an IB and a RoCE port.
+ */
 #ifndef RDMAOOT_KUNIT_CMA_CMA_FIXTURE_H
 #define RDMAOOT_KUNIT_CMA_CMA_FIXTURE_H
 

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite rdma_cm_hdr: the 36-byte CMA header written byte by byte, read back into a new id's addresses, matched against listeners. */
+/*
+ * KUnit suite rdma_cm_hdr: the 36-byte CMA header written byte by byte, read
+ * back into a new id's addresses, matched against listeners.
+ */
 
 #include <kunit/test.h>
 #include <linux/in.h>

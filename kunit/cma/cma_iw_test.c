@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite rdma_cm_iw: rdma_cm ids on an iWARP device, over iw_cm, against the mock iWARP driver. */
+/*
+ * KUnit suite rdma_cm_iw: rdma_cm ids on an iWARP device, over iw_cm, against
+ * the mock iWARP driver.
+ */
 
 #include <kunit/test.h>
 #include <linux/in.h>

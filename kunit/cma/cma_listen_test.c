@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suites rdma_cm_listen, rdma_cm_req: rdma_listen()'s IB CM listeners per device and its port rules; the new ids REQs make of a listener. */
+/*
+ * KUnit suites rdma_cm_listen, rdma_cm_req: rdma_listen()'s IB CM listeners per
+ * device and its port rules; the new ids REQs make of a listener.
+ */
 
 #include <kunit/test.h>
 #include <linux/if_arp.h>
@@ -339,7 +342,7 @@ static void cma_listen_bound_test(struct kunit *test)
 	ib = cma_listen_ib(l, &mdev->ibdev);
 	KUNIT_EXPECT_NOT_NULL(test, ib);
 	KUNIT_EXPECT_PTR_EQ(test, cm_listener(&mdev->ibdev, tcp_sid(LPORT(1)),
-					       &users), ib);
+					      &users), ib);
 	KUNIT_EXPECT_EQ(test, users, 1);
 	/* Shared listeners of ib_cm carry no context of their users. */
 	if (ib)
@@ -674,8 +677,8 @@ static void cma_listen_req_ib_test(struct kunit *test)
 {
 	struct lfix *f = fix(test);
 	struct req_msg *m = req_v4(test, NULL, LO_IP(1), LPORT(9));
-	union ib_gid ours = MOCK_IBDEV_GID(CMA_FIX_IB_PORT, 0);
-	union ib_gid peer = MOCK_IBDEV_GID(CMA_FIX_IB_PORT, 5);
+	union ib_gid ours = mock_ibdev_gid(CMA_FIX_IB_PORT, 0);
+	union ib_gid peer = mock_ibdev_gid(CMA_FIX_IB_PORT, 5);
 	struct rdma_dev_addr *dev_addr;
 	struct req_owner o = {};
 	struct cma_id_priv *l, *c;
@@ -688,7 +691,7 @@ static void cma_listen_req_ib_test(struct kunit *test)
 	m->path.pkey = cpu_to_be16(0x8001);
 	m->path.rec_type = SA_PATH_REC_TYPE_IB;
 	m->alt = m->path;
-	m->alt.sgid = MOCK_IBDEV_GID(CMA_FIX_IB_PORT, 1);
+	m->alt.sgid = mock_ibdev_gid(CMA_FIX_IB_PORT, 1);
 	m->ev.param.req_rcvd.alternate_path = &m->alt;
 
 	l = any_bound(test, &o, LPORT(9), false);

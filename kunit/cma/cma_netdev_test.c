@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite rdma_cm_netdev: ADDR_CHANGE for the ids of a bond whose hardware address moved in a failover. */
+/*
+ * KUnit suite rdma_cm_netdev: ADDR_CHANGE for the ids of a bond whose hardware
+ * address moved in a failover.
+ */
 
 #include <kunit/test.h>
 #include <linux/etherdevice.h>

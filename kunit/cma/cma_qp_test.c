@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite rdma_cm_qp: rdma_init_qp_attr() before the connection, rdma_create_qp() and rdma_destroy_qp() on the mock. */
+/*
+ * KUnit suite rdma_cm_qp: rdma_init_qp_attr() before the connection,
+ * rdma_create_qp() and rdma_destroy_qp() on the mock.
+ */
 
 #include <kunit/test.h>
 #include <linux/module.h>

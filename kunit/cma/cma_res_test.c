@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite rdma_cm_res: rdma_cm's ids as rows of resource tracking, and what ib_core's reader gets of them for nldev. */
+/*
+ * KUnit suite rdma_cm_res: rdma_cm's ids as rows of resource tracking, and what
+ * ib_core's reader gets of them for nldev.
+ */
 
 #include <kunit/test.h>
 #include <linux/in.h>

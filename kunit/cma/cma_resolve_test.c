@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite rdma_cm_resolve: rdma_resolve_addr()'s implicit bind and errnos, its result as an event, cancel on destroy. */
+/*
+ * KUnit suite rdma_cm_resolve: rdma_resolve_addr()'s implicit bind and errnos,
+ * its result as an event, cancel on destroy.
+ */
 
 #include <kunit/test.h>
 #include <linux/delay.h>
@@ -37,12 +40,12 @@ static void cma_resolve_errnos_test(struct kunit *test)
 
 	/* The implicit bind refuses an AF_IB source. */
 	KUNIT_EXPECT_EQ(test, rdma_resolve_addr(&priv->id, (struct sockaddr *)&sib,
-				ip4(&dst, INADDR_LOOPBACK, 7174), 100),
+						ip4(&dst, INADDR_LOOPBACK, 7174), 100),
 			-EAFNOSUPPORT);
 	KUNIT_EXPECT_EQ(test, cma_id_state(priv), RDMA_CM_IDLE);
 	/* An IPv6 source, an IPv4 destination: bound, then refused. */
 	KUNIT_EXPECT_EQ(test, rdma_resolve_addr(&priv->id, (struct sockaddr *)&src6,
-				ip4(&dst, INADDR_LOOPBACK, 7174), 100),
+						ip4(&dst, INADDR_LOOPBACK, 7174), 100),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, cma_id_state(priv), RDMA_CM_ADDR_BOUND);
 	cma_fix_end(priv);
@@ -50,12 +53,12 @@ static void cma_resolve_errnos_test(struct kunit *test)
 	priv = cma_fix_id(test, &o, RDMA_PS_TCP, IB_QPT_RC);
 	/* A wildcard destination (6.1's loopback resolution): not built. */
 	KUNIT_EXPECT_EQ(test, rdma_resolve_addr(&priv->id, NULL,
-				ip4(&any, INADDR_ANY, 7174), 100),
+						ip4(&any, INADDR_ANY, 7174), 100),
 			-EOPNOTSUPP);
 	KUNIT_EXPECT_EQ(test, cma_id_state(priv), RDMA_CM_ADDR_BOUND);
 	cma_fix_force(priv, RDMA_CM_ADDR_RESOLVED);
 	KUNIT_EXPECT_EQ(test, rdma_resolve_addr(&priv->id, NULL,
-				ip4(&dst, INADDR_LOOPBACK, 7174), 100),
+						ip4(&dst, INADDR_LOOPBACK, 7174), 100),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, o.count, 0);
 	cma_fix_end(priv);
@@ -72,7 +75,7 @@ static void cma_resolve_error_event_test(struct kunit *test)
 	for (i = 0; i < 2; i++) {
 		reinit_completion(&o.event);
 		KUNIT_ASSERT_EQ(test, rdma_resolve_addr(&priv->id, NULL,
-					ip4(&dst, INADDR_LOOPBACK, 7174), 1000), 0);
+							ip4(&dst, INADDR_LOOPBACK, 7174), 1000), 0);
 		KUNIT_ASSERT_TRUE(test, cma_owner_wait(&o));
 		KUNIT_EXPECT_EQ(test, o.last, (int)RDMA_CM_EVENT_ADDR_ERROR);
 		KUNIT_EXPECT_LT(test, o.status, 0);
@@ -92,9 +95,9 @@ static void cma_resolve_destroy_from_handler_test(struct kunit *test)
 	struct sockaddr_in dst, src;
 
 	KUNIT_ASSERT_EQ(test, rdma_bind_addr(&priv->id,
-				ip4(&src, INADDR_ANY, 4793)), 0);
+					     ip4(&src, INADDR_ANY, 4793)), 0);
 	KUNIT_ASSERT_EQ(test, rdma_resolve_addr(&priv->id, NULL,
-				ip4(&dst, INADDR_LOOPBACK, 7174), 1000), 0);
+						ip4(&dst, INADDR_LOOPBACK, 7174), 1000), 0);
 	KUNIT_ASSERT_TRUE(test, cma_owner_wait(&o));
 	flush_workqueue(cma_wq);
 	/* Its port went with it. */
@@ -113,7 +116,7 @@ static void cma_resolve_cancel_test(struct kunit *test)
 	for (i = 0; i < 20; i++) {
 		priv = cma_fix_id(test, &o, RDMA_PS_TCP, IB_QPT_RC);
 		KUNIT_ASSERT_EQ(test, rdma_resolve_addr(&priv->id, NULL,
-					ip4(&dst, INADDR_LOOPBACK, 7174), 1000), 0);
+							ip4(&dst, INADDR_LOOPBACK, 7174), 1000), 0);
 		if (i & 1)
 			udelay(50 * i);
 		rdma_destroy_id(&priv->id);

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite rdma_cm_route: the RoCE path rdma_resolve_route() builds, its event, rdma_set_ib_path(), and their errnos. */
+/*
+ * KUnit suite rdma_cm_route: the RoCE path rdma_resolve_route() builds, its
+ * event, rdma_set_ib_path(), and their errnos.
+ */
 
 #include <kunit/test.h>
 #include <linux/in.h>

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suites rdma_cm_table, rdma_cm_api, rdma_cm_device: every (state, input) cell of rdma_cm's ids, the engine's claim and undo, the errnos of the API built so far, the ib_client. */
+/*
+ * KUnit suites rdma_cm_table, rdma_cm_api, rdma_cm_device: every (state, input)
+ * cell of rdma_cm's ids, the engine's claim and undo, the errnos of the API
+ * built so far, the ib_client.
+ */
 
 #include <kunit/test.h>
 #include <linux/module.h>
@@ -49,35 +53,41 @@ struct cma_expect {
  */
 #define NODEV(s, i)	{ RDMA_CM_##s, CMA_IN_##i, SAME, -EINVAL, true, NONE }
 /* Device removal and destruction, taken by every live state. */
-#define ENDS(s)		DONE(s, DEVICE_REMOVAL, DEVICE_REMOVAL, EV(DEVICE_REMOVAL)), \
-			DONE(s, DESTROY, DESTROYING, NONE)
+#define REMOVED(s)	DONE(s, DEVICE_REMOVAL, DEVICE_REMOVAL, EV(DEVICE_REMOVAL))
+#define DESTROYED(s)	DONE(s, DESTROY, DESTROYING, NONE)
 
 static const struct cma_expect cma_expects[] = {
 	ARGS(IDLE, BIND, ADDR_BOUND),
 	ARGS(IDLE, CM_REQ, CONNECT),
 	ARGS(IDLE, IW_REQ, CONNECT),
-	ENDS(IDLE),
+	REMOVED(IDLE),
+	DESTROYED(IDLE),
 
 	ARGS(ADDR_BOUND, RESOLVE_ADDR, ADDR_QUERY),
 	ARGS(ADDR_BOUND, LISTEN, LISTEN),
 	NODEV(ADDR_BOUND, JOIN),
-	ENDS(ADDR_BOUND),
+	REMOVED(ADDR_BOUND),
+	DESTROYED(ADDR_BOUND),
 
 	ARGS(ADDR_QUERY, ADDR_OK, ADDR_RESOLVED),
 	DONE(ADDR_QUERY, ADDR_ERR, ADDR_BOUND, EV(ADDR_ERROR)),
-	ENDS(ADDR_QUERY),
+	REMOVED(ADDR_QUERY),
+	DESTROYED(ADDR_QUERY),
 
 	ARGS(ADDR_RESOLVED, RESOLVE_ROUTE, ROUTE_QUERY),
 	ARGS(ADDR_RESOLVED, SET_IB_PATH, ROUTE_RESOLVED),
 	NODEV(ADDR_RESOLVED, JOIN),
-	ENDS(ADDR_RESOLVED),
+	REMOVED(ADDR_RESOLVED),
+	DESTROYED(ADDR_RESOLVED),
 
 	DONE(ROUTE_QUERY, ROUTE_OK, ROUTE_RESOLVED, EV(ROUTE_RESOLVED)),
 	DONE(ROUTE_QUERY, ROUTE_ERR, ADDR_RESOLVED, EV(ROUTE_ERROR)),
-	ENDS(ROUTE_QUERY),
+	REMOVED(ROUTE_QUERY),
+	DESTROYED(ROUTE_QUERY),
 
 	ARGS(ROUTE_RESOLVED, CONNECT, CONNECT),
-	ENDS(ROUTE_RESOLVED),
+	REMOVED(ROUTE_RESOLVED),
+	DESTROYED(ROUTE_RESOLVED),
 
 	NOIB(CONNECT, ACCEPT),
 	NOIB(CONNECT, REJECT),
@@ -97,15 +107,18 @@ static const struct cma_expect cma_expects[] = {
 	{ RDMA_CM_CONNECT, CMA_IN_IW_ESTABLISHED, SAME, 0, true,
 	  EV(ESTABLISHED) },
 	{ RDMA_CM_CONNECT, CMA_IN_IW_CLOSE, SAME, 0, true, EV(DISCONNECTED) },
-	ENDS(CONNECT),
+	REMOVED(CONNECT),
+	DESTROYED(CONNECT),
 
 	NOIB(DISCONNECT, DISCONNECT),
 	NOIB(DISCONNECT, NOTIFY),
 	{ RDMA_CM_DISCONNECT, CMA_IN_CM_TIMEWAIT_EXIT, SAME, 0, true,
 	  EV(TIMEWAIT_EXIT) },
-	ENDS(DISCONNECT),
+	REMOVED(DISCONNECT),
+	DESTROYED(DISCONNECT),
 
-	ENDS(LISTEN),
+	REMOVED(LISTEN),
+	DESTROYED(LISTEN),
 
 	NOIB(DEVICE_REMOVAL, DISCONNECT),
 	DONE(DEVICE_REMOVAL, DESTROY, DESTROYING, NONE),
@@ -135,13 +148,13 @@ static void cma_table_shape_test(struct kunit *test)
 
 			if (!e) {
 				KUNIT_EXPECT_PTR_EQ_MSG(test, c->fn, NULL, "%s x %s",
-					cma_state_name(s), cma_input_name(i));
+							cma_state_name(s), cma_input_name(i));
 				continue;
 			}
 			KUNIT_EXPECT_NOT_NULL_MSG(test, c->fn, "%s x %s",
-				cma_state_name(s), cma_input_name(i));
+						  cma_state_name(s), cma_input_name(i));
 			KUNIT_EXPECT_EQ_MSG(test, c->next, e->next, "%s x %s",
-				cma_state_name(s), cma_input_name(i));
+					    cma_state_name(s), cma_input_name(i));
 		}
 	}
 	KUNIT_EXPECT_PTR_EQ(test, cma_table_cell(CMA_STATES, 0)->fn, NULL);
@@ -420,17 +433,17 @@ static void cma_api_service_id_test(struct kunit *test)
 
 	/* rping's port: CM-UVERBS 0.4. */
 	KUNIT_EXPECT_EQ(test, be64_to_cpu(rdma_get_service_id(&tcp->id,
-					(struct sockaddr *)&sin)),
+							      (struct sockaddr *)&sin)),
 			0x0000000001061c06ULL);
 	KUNIT_EXPECT_EQ(test, be64_to_cpu(rdma_get_service_id(&udp->id,
-					(struct sockaddr *)&sin6)),
+							      (struct sockaddr *)&sin6)),
 			0x0000000001111144ULL);
 	KUNIT_EXPECT_EQ(test, be64_to_cpu(rdma_get_service_id(&tcp->id,
-					(struct sockaddr *)&sib)),
+							      (struct sockaddr *)&sib)),
 			0x1122334455667788ULL);
 	KUNIT_EXPECT_EQ(test, RDMA_IB_IP_PS_TCP | 7174,
 			be64_to_cpu(rdma_get_service_id(&tcp->id,
-					(struct sockaddr *)&sin)));
+							(struct sockaddr *)&sin)));
 	rdma_destroy_id(&tcp->id);
 	rdma_destroy_id(&udp->id);
 }

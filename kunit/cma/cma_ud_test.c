@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suites rdma_cm_ud, rdma_cm_mcast: UD ids' Q_Keys, SIDR REQ limits and the SIDR REP as the owner hears it; RoCE multicast joins, their events, IPv4 memberships and leaving. */
+/*
+ * KUnit suites rdma_cm_ud, rdma_cm_mcast: UD ids' Q_Keys, SIDR REQ limits and
+ * the SIDR REP as the owner hears it; RoCE multicast joins, their events, IPv4
+ * memberships and leaving.
+ */
 
 #include <kunit/test.h>
 #include <linux/igmp.h>
@@ -304,7 +308,7 @@ static void cma_mcast_errnos_test(struct kunit *test)
 	six.sin6_addr.s6_addr[0] = 0xff;
 	six.sin6_addr.s6_addr[15] = 1;
 	KUNIT_EXPECT_EQ(test, rdma_join_multicast(&priv->id,
-				(struct sockaddr *)&six, 1, NULL), -ENOTSUPP);
+						  (struct sockaddr *)&six, 1, NULL), -ENOTSUPP);
 	priv->id.qp = &qp;
 	KUNIT_EXPECT_EQ(test, join(priv, GROUP_IP, 1, NULL), -EINVAL);
 	priv->id.qp = NULL;

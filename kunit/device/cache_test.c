@@ -212,7 +212,7 @@ static void ib_port_values_test(struct kunit *test)
 	int i;
 
 	for (i = 0; i < MOCK_IBDEV_GID_TBL_LEN(IB_PORT); i++) {
-		want = MOCK_IBDEV_GID(IB_PORT, i);
+		want = mock_ibdev_gid(IB_PORT, i);
 		KUNIT_ASSERT_EQ(test, rdma_query_gid(dev, IB_PORT, i, &gid), 0);
 		KUNIT_EXPECT_TRUE(test, test_gid_eq(&gid, &want));
 	}
@@ -236,7 +236,7 @@ static void ib_port_values_test(struct kunit *test)
 
 	attr = rdma_get_gid_attr(dev, IB_PORT, 3);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, attr);
-	want = MOCK_IBDEV_GID(IB_PORT, 3);
+	want = mock_ibdev_gid(IB_PORT, 3);
 	KUNIT_EXPECT_TRUE(test, test_gid_eq(&attr->gid, &want));
 	KUNIT_EXPECT_PTR_EQ(test, attr->device, dev);
 	KUNIT_EXPECT_EQ(test, attr->port_num, (u32)IB_PORT);
@@ -324,7 +324,7 @@ static void index_errors_test(struct kunit *test)
 static void arg_errors_test(struct kunit *test)
 {
 	struct ib_device *dev = dev_of(test);
-	union ib_gid gid = MOCK_IBDEV_GID(IB_PORT, 0);
+	union ib_gid gid = mock_ibdev_gid(IB_PORT, 0);
 	struct ib_uverbs_gid_entry entries[2];
 	enum ib_port_state state;
 	u16 index;
@@ -343,15 +343,17 @@ static void arg_errors_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, prefix, 0ULL);
 
 	KUNIT_EXPECT_EQ(test, PTR_ERR(rdma_find_gid_by_port(dev, &gid,
-			IB_GID_TYPE_IB, 3, NULL)), -ENOENT);
+							    IB_GID_TYPE_IB, 3, NULL)), -ENOENT);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(rdma_find_gid_by_port(dev, NULL,
-			IB_GID_TYPE_IB, IB_PORT, NULL)), -EINVAL);
+							    IB_GID_TYPE_IB,
+							    IB_PORT, NULL)),
+			-EINVAL);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(rdma_find_gid(dev, NULL, IB_GID_TYPE_IB,
 						    NULL)), -EINVAL);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(rdma_find_gid_by_filter(dev, &gid, 0,
-			NULL, NULL)), -EINVAL);
+							      NULL, NULL)), -EINVAL);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(rdma_find_gid_by_filter(dev, &gid,
-			IB_PORT, NULL, NULL)), -EINVAL);
+							      IB_PORT, NULL, NULL)), -EINVAL);
 	/* eight IB GIDs do not fit in two entries */
 	KUNIT_EXPECT_EQ(test, rdma_query_gid_table(dev, entries, 2), -EINVAL);
 }
@@ -361,7 +363,7 @@ static void unregistered_device_test(struct kunit *test)
 {
 	const struct mock_ibdev_cfg cfg = { .nports = 1 };
 	struct mock_ibdev *mdev = mock_ibdev_alloc(&cfg);
-	union ib_gid gid = MOCK_IBDEV_GID(1, 0);
+	union ib_gid gid = mock_ibdev_gid(1, 0);
 	u16 pkey;
 
 	KUNIT_ASSERT_NOT_NULL(test, mdev);
@@ -483,8 +485,8 @@ static void event_refresh_test(struct kunit *test)
 {
 	const struct event_case *c = test->param_value;
 	struct mock_ibdev *mdev = fix_of(test)->mdev;
-	union ib_gid new_gid = MOCK_IBDEV_GID(IB_PORT, 0x77);
-	union ib_gid old_gid = MOCK_IBDEV_GID(IB_PORT, 1);
+	union ib_gid new_gid = mock_ibdev_gid(IB_PORT, 0x77);
+	union ib_gid old_gid = mock_ibdev_gid(IB_PORT, 1);
 	struct cache_reader r = {};
 
 	mock_ibdev_set_port(mdev, IB_PORT, 0x42, 2, IB_PORT_DOWN);
@@ -506,8 +508,8 @@ static void event_refresh_test(struct kunit *test)
 static void event_driver_error_test(struct kunit *test)
 {
 	struct mock_ibdev *mdev = fix_of(test)->mdev;
-	union ib_gid new_gid = MOCK_IBDEV_GID(IB_PORT, 0x77);
-	union ib_gid old_gid = MOCK_IBDEV_GID(IB_PORT, 1);
+	union ib_gid new_gid = mock_ibdev_gid(IB_PORT, 0x77);
+	union ib_gid old_gid = mock_ibdev_gid(IB_PORT, 1);
 	struct cache_reader r = {};
 
 	mock_ibdev_set_port(mdev, IB_PORT, 0x42, 2, IB_PORT_DOWN);
@@ -528,8 +530,8 @@ static void ib_held_entry_test(struct kunit *test)
 {
 	struct mock_ibdev *mdev = fix_of(test)->mdev;
 	struct ib_device *dev = &mdev->ibdev;
-	union ib_gid new_gid = MOCK_IBDEV_GID(IB_PORT, 0x55);
-	union ib_gid old_gid = MOCK_IBDEV_GID(IB_PORT, 2);
+	union ib_gid new_gid = mock_ibdev_gid(IB_PORT, 0x55);
+	union ib_gid old_gid = mock_ibdev_gid(IB_PORT, 2);
 	const struct ib_gid_attr *held, *same, *fresh;
 	struct cache_reader r = {};
 	union ib_gid gid;
@@ -823,7 +825,7 @@ static void find_test(struct kunit *test)
 	struct ib_device *dev = dev_of(test);
 	struct filter_ctx fctx = { .ndev = fix->ndev2 };
 	union ib_gid gid = roce_gid(1);
-	union ib_gid ib_gid = MOCK_IBDEV_GID(IB_PORT, 4);
+	union ib_gid ib_gid = mock_ibdev_gid(IB_PORT, 4);
 	const struct ib_gid_attr *attr;
 
 	KUNIT_ASSERT_EQ(test, add_gid(test, fix->ndev, 1, IB_GID_TYPE_ROCE), 0);
@@ -831,14 +833,18 @@ static void find_test(struct kunit *test)
 
 	/* gid_type and ndev must match; NULL ndev matches any */
 	KUNIT_EXPECT_EQ(test, PTR_ERR(rdma_find_gid_by_port(dev, &gid,
-			IB_GID_TYPE_ROCE, ROCE_PORT, fix->ndev2)), -ENOENT);
+							    IB_GID_TYPE_ROCE, ROCE_PORT,
+							    fix->ndev2)),
+			-ENOENT);
 	attr = rdma_find_gid_by_port(dev, &gid, IB_GID_TYPE_ROCE_UDP_ENCAP,
 				     ROCE_PORT, NULL);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, attr);
 	KUNIT_EXPECT_PTR_EQ(test, rcu_access_pointer(attr->ndev), fix->ndev2);
 	rdma_put_gid_attr(attr);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(rdma_find_gid_by_port(dev, &gid,
-			IB_GID_TYPE_ROCE, IB_PORT, NULL)), -ENOENT);
+							    IB_GID_TYPE_ROCE, IB_PORT,
+							    NULL)),
+			-ENOENT);
 
 	/* rdma_find_gid searches every port */
 	attr = rdma_find_gid(dev, &ib_gid, IB_GID_TYPE_IB, NULL);
@@ -851,7 +857,7 @@ static void find_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, attr->port_num, (u32)ROCE_PORT);
 	rdma_put_gid_attr(attr);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(rdma_find_gid(dev, &ib_gid,
-			IB_GID_TYPE_ROCE, NULL)), -ENOENT);
+						    IB_GID_TYPE_ROCE, NULL)), -ENOENT);
 
 	/* the filter sees both entries of the GID and picks the second */
 	attr = rdma_find_gid_by_filter(dev, &gid, ROCE_PORT, ndev_filter, &fctx);
@@ -862,10 +868,12 @@ static void find_test(struct kunit *test)
 	fctx.ndev = NULL;
 	fctx.calls = 0;
 	KUNIT_EXPECT_EQ(test, PTR_ERR(rdma_find_gid_by_filter(dev, &gid,
-			ROCE_PORT, ndev_filter, &fctx)), -ENOENT);
+							      ROCE_PORT, ndev_filter,
+							      &fctx)),
+			-ENOENT);
 	KUNIT_EXPECT_EQ(test, fctx.calls, 2);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(rdma_find_gid_by_filter(dev, &gid, 3,
-			ndev_filter, &fctx)), -EINVAL);
+							      ndev_filter, &fctx)), -EINVAL);
 }
 
 static void query_gid_table_test(struct kunit *test)
@@ -974,6 +982,7 @@ static struct kunit_suite ib_core_cache_suite = {
 	.exit = cache_test_exit,
 	.test_cases = ib_core_cache_cases,
 };
+
 kunit_test_suite(ib_core_cache_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the ib_core GID and P_Key cache");

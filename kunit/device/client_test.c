@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite ib_core_client: client add/remove order, client data, client queries (GET_CHARDEV's too) of core/device/client.c. */
+/*
+ * KUnit suite ib_core_client: client add/remove order, client data, client
+ * queries (GET_CHARDEV's too) of core/device/client.c.
+ */
 
 #include <kunit/test.h>
 #include <linux/etherdevice.h>
@@ -140,31 +143,35 @@ static int tc_nl_info(int i, struct ib_device *dev,
 	return tcs[i].nl_ret;
 }
 
-/* add()/remove() carry no client pointer: one set of wrappers per slot. */
+/*
+ * add()/remove() carry no client pointer: one set of wrappers per slot,
+ * each passing its slot number tc<i>_slot on.
+ */
 #define TEST_CLIENT_OPS(i)						\
+enum { tc##i##_slot = (i) };						\
 static int tc##i##_add(struct ib_device *dev)				\
 {									\
-	return tc_add(i, dev);						\
+	return tc_add(tc##i##_slot, dev);				\
 }									\
 static void tc##i##_remove(struct ib_device *dev, void *data)		\
 {									\
-	tc_remove(i, dev, data);					\
+	tc_remove(tc##i##_slot, dev, data);				\
 }									\
 static struct net_device *tc##i##_net_dev(struct ib_device *dev,	\
 		u32 port, u16 pkey, const union ib_gid *gid,		\
 		const struct sockaddr *addr, void *data)		\
 {									\
-	return tc_net_dev(i, dev, port, pkey, gid, addr, data);		\
+	return tc_net_dev(tc##i##_slot, dev, port, pkey, gid, addr, data); \
 }									\
 static int __maybe_unused tc##i##_nl_info(struct ib_device *dev,	\
 		void *data, struct ib_client_nl_info *res)		\
 {									\
-	return tc_nl_info(i, dev, res);					\
+	return tc_nl_info(tc##i##_slot, dev, res);			\
 }									\
 static int __maybe_unused						\
 tc##i##_global_nl_info(struct ib_client_nl_info *res)			\
 {									\
-	return tc_nl_info(i, NULL, res);				\
+	return tc_nl_info(tc##i##_slot, NULL, res);			\
 }
 
 TEST_CLIENT_OPS(0)
@@ -525,6 +532,7 @@ static struct kunit_suite ib_core_client_suite = {
 	.exit = client_test_exit,
 	.test_cases = ib_core_client_cases,
 };
+
 kunit_test_suite(ib_core_client_suite);
 
 MODULE_DESCRIPTION("KUnit tests for ib_core clients");

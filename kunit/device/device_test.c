@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite ib_core_device: allocation, naming, registration, lookups, ports of core/device/device.c. */
+/*
+ * KUnit suite ib_core_device: allocation, naming, registration, lookups, ports
+ * of core/device/device.c.
+ */
 
 #include <kunit/test.h>
 #include <linux/etherdevice.h>
@@ -632,6 +635,7 @@ static struct kunit_suite ib_core_device_suite = {
 	.exit = device_test_exit,
 	.test_cases = ib_core_device_cases,
 };
+
 kunit_test_suite(ib_core_device_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the ib_core device model");

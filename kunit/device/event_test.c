@@ -28,7 +28,7 @@
 struct test_handler {
 	struct ib_event_handler h;
 	bool registered;
-	spinlock_t lock;
+	spinlock_t lock;	/* guards the members below */
 	struct ib_event seen[MAX_SEEN];
 	int nseen;
 	bool not_in_task;
@@ -257,6 +257,7 @@ static struct kunit_suite ib_core_event_suite = {
 	.exit = event_test_exit,
 	.test_cases = ib_core_event_cases,
 };
+
 kunit_test_suite(ib_core_event_suite);
 
 MODULE_DESCRIPTION("KUnit tests for ib_core asynchronous events");

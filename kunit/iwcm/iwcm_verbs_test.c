@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite iw_cm_verbs: iw_cm's exported calls and the driver's events, against a mock iWARP device. */
+/*
+ * KUnit suite iw_cm_verbs: iw_cm's exported calls and the driver's events,
+ * against a mock iWARP device.
+ */
 
 #include <kunit/test.h>
 #include <linux/completion.h>
@@ -753,7 +756,7 @@ static bool wait_state(struct iw_cm_id *id, enum iwcm_state state)
 	int ms;
 
 	for (ms = 0; ms < 1000 && state_of(id) != state; ms++)
-		msleep(1);
+		usleep_range(1000, 2000);
 	return state_of(id) == state;
 }
 

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* kunit/mad/: comparing a packed wire image with the expected one, naming the first byte that differs. */
+/*
+ * kunit/mad/: comparing a packed wire image with the expected one, naming the
+ * first byte that differs.
+ */
 #ifndef RDMAOOT_KUNIT_MAD_EXPECT_BYTES_H
 #define RDMAOOT_KUNIT_MAD_EXPECT_BYTES_H
 
@@ -12,13 +15,13 @@
  */
 #define EXPECT_BYTES(test, got, want, len) do {				\
 	const u8 *g_ = (const void *)(got), *w_ = (const void *)(want);	\
-	size_t i_ = 0;							\
+	size_t n_ = (len), i_ = 0;					\
 									\
-	while (i_ < (len) && g_[i_] == w_[i_])				\
+	while (i_ < n_ && g_[i_] == w_[i_])				\
 		i_++;							\
-	KUNIT_EXPECT_EQ_MSG(test, i_, (size_t)(len),			\
+	KUNIT_EXPECT_EQ_MSG(test, i_, n_,				\
 			    "byte %zu is 0x%02x, expected 0x%02x", i_,	\
-			    i_ < (len) ? g_[i_] : 0, i_ < (len) ? w_[i_] : 0); \
+			    i_ < n_ ? g_[i_] : 0, i_ < n_ ? w_[i_] : 0);	\
 } while (0)
 
 #endif /* RDMAOOT_KUNIT_MAD_EXPECT_BYTES_H */

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite ib_core_mad_agent: registration requests checked, overlapping and matched, case by case. */
+/*
+ * KUnit suite ib_core_mad_agent: registration requests checked, overlapping and
+ * matched, case by case.
+ */
 
 #include <kunit/test.h>
 #include <linux/module.h>

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite ib_core_mad_class: class facts, receive checks and the "unsupported" answer, every input. */
+/*
+ * KUnit suite ib_core_mad_class: class facts, receive checks and the
+ * "unsupported" answer, every input.
+ */
 
 #include <kunit/test.h>
 #include <linux/module.h>
@@ -93,28 +96,41 @@ static bool spec_acceptable(u8 version, u8 class, u8 method, bool cpi, u32 qpn)
 	return class != 0x07 || cpi || method == IB_MGMT_METHOD_SEND;
 }
 
+/* @hdr as a ClassPortInfo query and not, on QP0, QP1 and another QP. */
+static void hdr_acceptable_expect(struct kunit *test, struct ib_mad_hdr *hdr)
+{
+	unsigned int cpi, qpn;
+
+	for (cpi = 0; cpi < 2; cpi++) {
+		hdr->attr_id = cpi ? IB_MGMT_CLASSPORTINFO_ATTR_ID :
+				     cpu_to_be16(0x0010);
+		for (qpn = 0; qpn < 3; qpn++)
+			KUNIT_EXPECT_EQ_MSG(test, ib_mad_hdr_acceptable(hdr, qpn),
+					    spec_acceptable(hdr->base_version,
+							    hdr->mgmt_class,
+							    hdr->method, cpi, qpn),
+					    "version %u class 0x%02x method 0x%02x cpi %u qp %u",
+					    hdr->base_version, hdr->mgmt_class,
+					    hdr->method, cpi, qpn);
+	}
+}
+
 static void mad_hdr_acceptable_test(struct kunit *test)
 {
 	static const u8 versions[] = { 0, 1, 2, 0x80 };
 	static const u8 methods[] = { 0x01, 0x02, 0x03, 0x05, 0x06, 0x81, 0x86 };
 	struct ib_mad_hdr hdr = {};
-	unsigned int v, c, m, cpi, qpn;
+	unsigned int v, c, m;
 
-	for (v = 0; v < ARRAY_SIZE(versions); v++)
-	for (c = 0; c < 256; c++)
-	for (m = 0; m < ARRAY_SIZE(methods); m++)
-	for (cpi = 0; cpi < 2; cpi++)
-	for (qpn = 0; qpn < 3; qpn++) {
-		hdr.base_version = versions[v];
-		hdr.mgmt_class = c;
-		hdr.method = methods[m];
-		hdr.attr_id = cpi ? IB_MGMT_CLASSPORTINFO_ATTR_ID :
-				    cpu_to_be16(0x0010);
-		KUNIT_EXPECT_EQ_MSG(test, ib_mad_hdr_acceptable(&hdr, qpn),
-				    spec_acceptable(versions[v], c, methods[m],
-						    cpi, qpn),
-				    "version %u class 0x%02x method 0x%02x cpi %u qp %u",
-				    versions[v], c, methods[m], cpi, qpn);
+	for (v = 0; v < ARRAY_SIZE(versions); v++) {
+		for (c = 0; c < 256; c++) {
+			for (m = 0; m < ARRAY_SIZE(methods); m++) {
+				hdr.base_version = versions[v];
+				hdr.mgmt_class = c;
+				hdr.method = methods[m];
+				hdr_acceptable_expect(test, &hdr);
+			}
+		}
 	}
 }
 

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite ib_core_mad_rmpp: RMPP over the MAD layer of a mock port, segment by segment (core/mad/mad_rmpp*.c). */
+/*
+ * KUnit suite ib_core_mad_rmpp: RMPP over the MAD layer of a mock port, segment
+ * by segment (core/mad/mad_rmpp*.c).
+ */
 /*
  * The test registers an agent of a vendor class of range 2 with RMPP on
  * the mock port of sa_fixture.h and plays the peer on the far side of
@@ -180,7 +183,7 @@ static struct ib_rmpp_mad *sent(struct kunit *test, int n)
 
 	KUNIT_ASSERT_NOT_NULL(test, wr);
 	KUNIT_ASSERT_TRUE_MSG(test, sa_fix_wait_sent(fix->sa, n + 1),
-			      "MAD %d never sent", n);
+			      "MAD %d never went out", n);
 	KUNIT_ASSERT_TRUE(test, sa_fix_sent(fix->sa, n, wr));
 	return wire_mad(wr);
 }

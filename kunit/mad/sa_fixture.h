@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The SA suites' fixture: a mock device whose IB port speaks MADs, and a stand-in for the SM on the far side of QP1. */
+/*
+ * The SA suites' fixture: a mock device whose IB port speaks MADs, and a
+ * stand-in for the SM on the far side of QP1.
+ */
 #ifndef RDMAOOT_KUNIT_MAD_SA_FIXTURE_H
 #define RDMAOOT_KUNIT_MAD_SA_FIXTURE_H
 
@@ -98,7 +101,7 @@ static inline bool sa_fix_wait_sent(struct sa_fix *fix, int n)
 	while (sa_fix_nsent(fix) < n) {
 		if (time_after(jiffies, end))
 			return false;
-		msleep(1);
+		usleep_range(1000, 2000);
 	}
 	return true;
 }

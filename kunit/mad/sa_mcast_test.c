@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite ib_core_sa_mcast: multicast joins shared per group, left at the SA with the last member (core/mad/sa_mcast.c). */
+/*
+ * KUnit suite ib_core_sa_mcast: multicast joins shared per group, left at the
+ * SA with the last member (core/mad/sa_mcast.c).
+ */
 /*
  * As in ib_core_sa_query, the test answers for the subnet manager on
  * QP1 of a mock port; it counts the SA requests to see which joins and
@@ -45,7 +48,7 @@ static void member(struct ib_sa_mcmember_rec *rec, u32 qkey)
 {
 	memset(rec, 0, sizeof(*rec));
 	rec->mgid = test_mgid;
-	rec->port_gid = MOCK_IBDEV_GID(SA_FIX_PORT, 0);
+	rec->port_gid = mock_ibdev_gid(SA_FIX_PORT, 0);
 	rec->qkey = cpu_to_be32(qkey);
 	rec->pkey = cpu_to_be16(0xffff);
 	rec->join_state = BIT(FULLMEMBER_JOIN);
@@ -121,7 +124,7 @@ static bool group_gone(struct sa_fix *fix)
 				      &rec) != -EADDRNOTAVAIL) {
 		if (time_after(jiffies, end))
 			return false;
-		msleep(1);
+		usleep_range(1000, 2000);
 	}
 	return true;
 }

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite ib_core_sa_path: PathRecord packing and address vectors from paths (core/mad/sa_path.c). */
+/*
+ * KUnit suite ib_core_sa_path: PathRecord packing and address vectors from
+ * paths (core/mad/sa_path.c).
+ */
 /*
  * The wire images below are written out byte by byte from the PathRecord
  * layout of IBA vol 1 15.2.5.16, not from the field table they test.
@@ -336,7 +339,7 @@ static void ib_path(struct sa_path_rec *rec, u8 hop_limit, int index)
 {
 	memset(rec, 0, sizeof(*rec));
 	rec->rec_type = SA_PATH_REC_TYPE_IB;
-	rec->sgid = MOCK_IBDEV_GID(IB_PORT, index);
+	rec->sgid = mock_ibdev_gid(IB_PORT, index);
 	rec->dgid.global.subnet_prefix = cpu_to_be64(0xfe80000000000000ULL);
 	rec->dgid.global.interface_id = cpu_to_be64(0x1122334455667788ULL);
 	rec->ib.dlid = cpu_to_be16(0x4321);
@@ -627,6 +630,7 @@ static struct kunit_suite sa_path_suite = {
 	.exit = sa_path_test_exit,
 	.test_cases = sa_path_cases,
 };
+
 kunit_test_suite(sa_path_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the SA PathRecord helpers");

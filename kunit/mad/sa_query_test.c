@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite ib_core_sa_query: SA queries over the MAD layer of a mock port, from request to callback (core/mad/sa_query.c). */
+/*
+ * KUnit suite ib_core_sa_query: SA queries over the MAD layer of a mock port,
+ * from request to callback (core/mad/sa_query.c).
+ */
 /*
  * The test plays the subnet manager: it reads the request the SA client
  * posted on QP1 of the mock (the mock transmits every send at once),
@@ -47,8 +50,8 @@ static void ib_dst(struct sa_path_rec *rec, u16 dlid)
 {
 	memset(rec, 0, sizeof(*rec));
 	rec->rec_type = SA_PATH_REC_TYPE_IB;
-	rec->dgid = MOCK_IBDEV_GID(1, 5);
-	rec->sgid = MOCK_IBDEV_GID(1, 0);
+	rec->dgid = mock_ibdev_gid(1, 5);
+	rec->sgid = mock_ibdev_gid(1, 0);
 	rec->ib.dlid = cpu_to_be16(dlid);
 	rec->pkey = cpu_to_be16(0xffff);
 	rec->numb_path = 1;

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite ib_core_sa_record: MCMemberRecord to and from its wire image (core/mad/sa_record.c). */
+/*
+ * KUnit suite ib_core_sa_record: MCMemberRecord to and from its wire image
+ * (core/mad/sa_record.c).
+ */
 /*
  * The wire image is written out byte by byte from the MCMemberRecord
  * layout of IBA vol 1 15.2.5.17, not from the field table under test.

@@ -242,7 +242,7 @@ static void mock_ports_init(struct mock_ibdev *mdev)
 		for (i = 0; i < MOCK_IBDEV_PKEY_TBL_LEN(port); i++)
 			mp->pkey[i] = MOCK_IBDEV_PKEY(port, i);
 		for (i = 0; i < MOCK_IBDEV_GID_TBL_LEN(port); i++)
-			mp->gid[i] = MOCK_IBDEV_GID(port, i);
+			mp->gid[i] = mock_ibdev_gid(port, i);
 	}
 }
 

@@ -144,12 +144,17 @@ enum mock_obj {
 #define MOCK_IBDEV_GID_PREFIX(port)	(0xfec0000000000000ULL | (port))
 #define MOCK_IBDEV_GID_GUID(port, index)				\
 	(0x0002c90300000000ULL | ((u64)(port) << 16) | (index))
-/* GID @index of an IB port, as query_gid reports it until changed. */
-#define MOCK_IBDEV_GID(port, index)					\
-	((union ib_gid){ .global = {					\
-		.subnet_prefix = cpu_to_be64(MOCK_IBDEV_GID_PREFIX(port)), \
-		.interface_id = cpu_to_be64(MOCK_IBDEV_GID_GUID(port, index)) \
-	} })
+
+/* GID @index of IB port @port, as query_gid reports it until changed. */
+static inline union ib_gid mock_ibdev_gid(u32 port, u32 index)
+{
+	union ib_gid gid = { .global = {
+		.subnet_prefix = cpu_to_be64(MOCK_IBDEV_GID_PREFIX(port)),
+		.interface_id = cpu_to_be64(MOCK_IBDEV_GID_GUID(port, index)),
+	} };
+
+	return gid;
+}
 
 /**
  * struct mock_gid_ctx - the context add_gid stores for a RoCE GID entry
@@ -169,7 +174,7 @@ struct mock_gid_ctx {
  * @sm_sl: the SM's SL (MOCK_IBDEV_SM_SL with cfg.mad, else 0)
  * @state: the port state (IB_PORT_ACTIVE at first)
  * @pkey: the P_Key table (MOCK_IBDEV_PKEY() at first)
- * @gid: the GID table (MOCK_IBDEV_GID() at first)
+ * @gid: the GID table (mock_ibdev_gid() at first)
  *
  * Change with the mock_ibdev_set_*() helpers, then dispatch an event.
  */
@@ -265,9 +270,9 @@ struct mock_ibdev {
 	atomic_t next_key;
 	atomic_t next_qpn;
 	struct mock_ibdev_last last;
-	spinlock_t port_lock;
+	spinlock_t port_lock;	/* guards ports */
 	struct mock_ibdev_port ports[MOCK_IBDEV_MAX_PORTS + 1];
-	spinlock_t qps_lock;
+	spinlock_t qps_lock;	/* guards qps */
 	struct list_head qps;
 	bool transmit_all;
 	struct mock_iwarp iw;

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* mock_iwarp: the iw_* ops of the mock RDMA driver, recording what iw_cm asks, and upcalls the suites inject. */
+/*
+ * mock_iwarp: the iw_* ops of the mock RDMA driver, recording what iw_cm asks,
+ * and upcalls the suites inject.
+ */
 
 #include <linux/irqflags.h>
 #include <linux/module.h>

@@ -24,7 +24,6 @@
 
 /* ---- Kernel verbs: fault injection and accounting ------------------------ */
 
-
 /* Count a call of @verb; return the error the test wants from it, or 0. */
 static int mock_enter(struct ib_device *ibdev, enum mock_verb verb)
 {

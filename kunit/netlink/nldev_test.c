@@ -450,7 +450,7 @@ static void sys_set_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, nl_sys_set(test, RDMA_NLDEV_SYS_ATTR_NETNS_MODE, 2),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, nl_sys_set(test,
-				RDMA_NLDEV_SYS_ATTR_PRIVILEGED_QKEY_MODE, 2),
+					 RDMA_NLDEV_SYS_ATTR_PRIVILEGED_QKEY_MODE, 2),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, nl_sys_set(test, 0, 0), -EINVAL);
 	expect_msg(test, test->priv, "no system setting given");
@@ -473,14 +473,14 @@ static void sys_get_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, nl_sys_get_u8(test,
 					    RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK), 1);
 	KUNIT_ASSERT_EQ(test, nl_sys_set(test,
-				RDMA_NLDEV_SYS_ATTR_PRIVILEGED_QKEY_MODE, 1), 0);
+					 RDMA_NLDEV_SYS_ATTR_PRIVILEGED_QKEY_MODE, 1), 0);
 	KUNIT_EXPECT_EQ(test, nl_sys_get_u8(test,
-				RDMA_NLDEV_SYS_ATTR_PRIVILEGED_QKEY_MODE), 1);
+					    RDMA_NLDEV_SYS_ATTR_PRIVILEGED_QKEY_MODE), 1);
 	KUNIT_EXPECT_TRUE(test, rdma_nl_get_privileged_qkey());
 	KUNIT_ASSERT_EQ(test, nl_sys_set(test,
-				RDMA_NLDEV_SYS_ATTR_PRIVILEGED_QKEY_MODE, 0), 0);
+					 RDMA_NLDEV_SYS_ATTR_PRIVILEGED_QKEY_MODE, 0), 0);
 	KUNIT_EXPECT_EQ(test, nl_sys_get_u8(test,
-				RDMA_NLDEV_SYS_ATTR_PRIVILEGED_QKEY_MODE), 0);
+					    RDMA_NLDEV_SYS_ATTR_PRIVILEGED_QKEY_MODE), 0);
 }
 
 /* ---- Link types, NEWLINK, DELLINK ---------------------------------------- */
@@ -498,6 +498,7 @@ static int nl_test_newlink(const char *ibdev_name, struct net_device *ndev)
 static struct rdma_link_ops nl_test_link_a = {
 	.type = "kunit-nl", .newlink = nl_test_newlink,
 };
+
 static struct rdma_link_ops nl_test_link_b = {
 	.type = "kunit-nl", .newlink = nl_test_newlink,
 };
@@ -526,13 +527,13 @@ static int nl_newlink(struct kunit *test, const char *name, const char *type,
 
 	if (name)
 		KUNIT_ASSERT_EQ(test, nla_put_string(c->req,
-				RDMA_NLDEV_ATTR_DEV_NAME, name), 0);
+						     RDMA_NLDEV_ATTR_DEV_NAME, name), 0);
 	if (type)
 		KUNIT_ASSERT_EQ(test, nla_put_string(c->req,
-				RDMA_NLDEV_ATTR_LINK_TYPE, type), 0);
+						     RDMA_NLDEV_ATTR_LINK_TYPE, type), 0);
 	if (ndev)
 		KUNIT_ASSERT_EQ(test, nla_put_string(c->req,
-				RDMA_NLDEV_ATTR_NDEV_NAME, ndev), 0);
+						     RDMA_NLDEV_ATTR_NDEV_NAME, ndev), 0);
 	KUNIT_ASSERT_EQ(test, nl_parse(c, 0), 0);
 	return nldev_link_add(&c->r);
 }
@@ -602,15 +603,17 @@ static void res_summary_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, c->rtb[RDMA_NLDEV_ATTR_RES_SUMMARY]);
 	nla_for_each_nested(entry, c->rtb[RDMA_NLDEV_ATTR_RES_SUMMARY], rem) {
 		KUNIT_ASSERT_LT(test, n, ARRAY_SIZE(names));
-		KUNIT_ASSERT_EQ(test, nla_parse_nested_deprecated(etb,
-				RDMA_NLDEV_ATTR_MAX - 1, entry, NULL, NULL), 0);
+		KUNIT_ASSERT_EQ(test,
+				nla_parse_nested_deprecated(etb, RDMA_NLDEV_ATTR_MAX - 1,
+							    entry, NULL, NULL),
+				0);
 		KUNIT_ASSERT_NOT_NULL(test,
-				etb[RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_NAME]);
-		KUNIT_EXPECT_STREQ(test, (char *)nla_data(
-				etb[RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_NAME]),
-				names[n]);
+				      etb[RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_NAME]);
+		KUNIT_EXPECT_STREQ(test,
+				   (char *)nla_data(etb[RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_NAME]),
+				   names[n]);
 		KUNIT_EXPECT_NOT_NULL(test,
-				etb[RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_CURR]);
+				      etb[RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_CURR]);
 		n++;
 	}
 	KUNIT_EXPECT_EQ(test, n, ARRAY_SIZE(names));
@@ -627,15 +630,17 @@ static unsigned int nl_counters(struct kunit *test, struct nl_ctx *c,
 	KUNIT_ASSERT_NOT_NULL(test, c->rtb[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS]);
 	nla_for_each_nested(entry, c->rtb[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS], rem) {
 		KUNIT_ASSERT_LT(test, n, (unsigned int)NL_TEST_NCOUNTERS);
-		KUNIT_ASSERT_EQ(test, nla_parse_nested_deprecated(etb,
-				RDMA_NLDEV_ATTR_MAX - 1, entry, NULL, NULL), 0);
+		KUNIT_ASSERT_EQ(test,
+				nla_parse_nested_deprecated(etb, RDMA_NLDEV_ATTR_MAX - 1,
+							    entry, NULL, NULL),
+				0);
 		KUNIT_ASSERT_NOT_NULL(test,
-			etb[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME]);
+				      etb[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME]);
 		KUNIT_ASSERT_NOT_NULL(test,
-			etb[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE]);
+				      etb[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE]);
 		names[n] = nla_data(etb[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME]);
-		values[n] = nla_get_u64(
-			etb[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE]);
+		values[n] =
+			nla_get_u64(etb[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE]);
 		n++;
 	}
 	return n;
@@ -720,6 +725,7 @@ static struct kunit_suite nldev_test_suite = {
 	.exit = nl_test_exit,
 	.test_cases = nldev_test_cases,
 };
+
 kunit_test_suite(nldev_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the nldev netlink client");

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite ib_core_restrack: resource tracking of core/restrack/restrack.c on the mock driver. */
+/*
+ * KUnit suite ib_core_restrack: resource tracking of core/restrack/restrack.c
+ * on the mock driver.
+ */
 
 #include <kunit/test.h>
 #include <linux/completion.h>
@@ -365,15 +368,17 @@ static void get_byid_test(struct kunit *test)
 
 	/* wrong type, unknown id, destroyed object */
 	KUNIT_EXPECT_EQ(test, PTR_ERR(rdma_restrack_get_byid(tdev(test),
-			RDMA_RESTRACK_CQ, pd->res.id)), -ENOENT);
+							     RDMA_RESTRACK_CQ,
+							     pd->res.id)),
+			-ENOENT);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(rdma_restrack_get_byid(tdev(test),
-			RDMA_RESTRACK_PD, 77)), -ENOENT);
+							     RDMA_RESTRACK_PD, 77)), -ENOENT);
 	gone = ib_alloc_pd(tdev(test), 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, gone);
 	gone_id = gone->res.id;
 	ib_dealloc_pd(gone);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(rdma_restrack_get_byid(tdev(test),
-			RDMA_RESTRACK_PD, gone_id)), -ENOENT);
+							     RDMA_RESTRACK_PD, gone_id)), -ENOENT);
 }
 
 /**
@@ -416,7 +421,7 @@ static bool wait_for_kref(struct rdma_restrack_entry *res, unsigned int n)
 	while (kref_read(&res->kref) != n) {
 		if (time_after(jiffies, end))
 			return false;
-		msleep(5);
+		usleep_range(5000, 10000);
 	}
 	return true;
 }
@@ -446,14 +451,14 @@ static void expect_destroy_waits(struct kunit *test,
 	/* the destroyer has dropped the owner's reference: only ours is left */
 	KUNIT_EXPECT_TRUE(test, wait_for_kref(res, 1));
 	KUNIT_EXPECT_EQ(test, wait_for_completion_timeout(&dw->done,
-			msecs_to_jiffies(BLOCKED_MS)), 0UL);
+							  msecs_to_jiffies(BLOCKED_MS)), 0UL);
 	KUNIT_EXPECT_EQ(test, mock_ibdev_calls(tst(test)->mdev, verb), 0);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(rdma_restrack_get_byid(tdev(test), type,
-								 id)), -ENOENT);
+							     id)), -ENOENT);
 
 	rdma_restrack_put(res);
 	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&dw->done,
-			msecs_to_jiffies(WAIT_MS)), 0UL);
+							  msecs_to_jiffies(WAIT_MS)), 0UL);
 	flush_work(&dw->work);
 	KUNIT_EXPECT_EQ(test, mock_ibdev_calls(tst(test)->mdev, verb), 1);
 }

@@ -408,6 +408,7 @@ static struct kunit_suite addr_test_suite = {
 	.name = "ib_core_addr",
 	.test_cases = addr_test_cases,
 };
+
 kunit_test_suite(addr_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests of RDMA IP address resolution");

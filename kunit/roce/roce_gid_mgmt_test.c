@@ -62,8 +62,9 @@ static void mask_table_test(struct kunit *test)
 		const struct roce_mask_case *c = &roce_mask_cases[i];
 
 		imm->core_cap_flags = c->caps;
-		KUNIT_EXPECT_EQ_MSG(test, roce_gid_type_mask_support(
-					&mdev->ibdev, ROCE_TEST_PORT),
+		KUNIT_EXPECT_EQ_MSG(test,
+				    roce_gid_type_mask_support(&mdev->ibdev,
+							       ROCE_TEST_PORT),
 				    c->mask, "%s", c->what);
 	}
 	imm->core_cap_flags = saved;

@@ -335,6 +335,7 @@ static struct kunit_suite ib_core_mr_pool_suite = {
 	.exit = pool_test_exit,
 	.test_cases = ib_core_mr_pool_cases,
 };
+
 kunit_test_suite(ib_core_mr_pool_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the ib_core MR pools");

@@ -987,6 +987,7 @@ static struct kunit_suite ib_core_rw_suite = {
 	.exit = rw_test_exit,
 	.test_cases = ib_core_rw_cases,
 };
+
 kunit_test_suite(ib_core_rw_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the ib_core RDMA READ/WRITE API");

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite rxe_icrc: sw/rxe's header parse and invariant CRC against packets recorded from the upstream driver. */
+/*
+ * KUnit suite rxe_icrc: sw/rxe's header parse and invariant CRC against packets
+ * recorded from the upstream driver.
+ */
 /*
  * rxe_vectors.h holds every RoCEv2 packet of the upstream captures with
  * the fields an independent decode (scripts/gen-rxe-vectors.py) found in
@@ -49,9 +52,12 @@ static struct sk_buff *vec_skb(struct kunit *test, const u8 *frame, u32 len)
 	return skb;
 }
 
-#define VEC_EQ(test, v, got, want)					\
+#define VEC_EQ(test, v, got, want) do {					\
+	typeof(v) v_ = (v);						\
+									\
 	KUNIT_EXPECT_EQ_MSG(test, (u64)(got), (u64)(want), "%s #%u",	\
-			    (v)->file, (v)->index)
+			    v_->file, v_->index);			\
+} while (0)
 
 /* Which RXE_VEC_* bit stands for which table flag. */
 static const struct {
@@ -307,6 +313,7 @@ static struct kunit_suite rxe_icrc_suite = {
 	.name = "rxe_icrc",
 	.test_cases = rxe_icrc_cases,
 };
+
 kunit_test_suite(rxe_icrc_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the rdma_rxe invariant CRC against recorded packets");

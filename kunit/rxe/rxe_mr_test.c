@@ -549,6 +549,7 @@ static struct kunit_suite rxe_mr_test_suite = {
 	.exit = mr_test_exit,
 	.test_cases = rxe_mr_test_cases,
 };
+
 kunit_test_suite(rxe_mr_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests of soft-RoCE memory regions and windows");

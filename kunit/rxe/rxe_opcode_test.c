@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite rxe_opcode: the opcode table, header accessors, PSN arithmetic and rxe_hdr_check() of sw/rxe. */
+/*
+ * KUnit suite rxe_opcode: the opcode table, header accessors, PSN arithmetic
+ * and rxe_hdr_check() of sw/rxe.
+ */
 /*
  * The table is checked against facts written here independently (which
  * opcodes exist, each header's wire size) rather than against itself;
@@ -381,6 +384,7 @@ static struct kunit_suite rxe_opcode_suite = {
 	.name = "rxe_opcode",
 	.test_cases = rxe_opcode_cases,
 };
+
 kunit_test_suite(rxe_opcode_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the rdma_rxe opcode table and header parsing");

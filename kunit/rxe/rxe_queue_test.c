@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite rxe_queue: the soft-RoCE ring of sw/rxe/rxe_queue.c and the inline ends of rxe_queue.h. */
+/*
+ * KUnit suite rxe_queue: the soft-RoCE ring of sw/rxe/rxe_queue.c and the
+ * inline ends of rxe_queue.h.
+ */
 
 #include <kunit/test.h>
 #include <linux/module.h>
@@ -96,7 +99,7 @@ static void rxe_queue_test_wrap(struct kunit *test)
 
 static void rxe_queue_test_resize(struct kunit *test)
 {
-	spinlock_t lock;
+	spinlock_t lock;	/* what a QP passes to serialize the resize */
 	struct rxe_queue q;
 	u32 i;
 
@@ -158,6 +161,7 @@ static struct kunit_suite rxe_queue_test_suite = {
 	.name = "rxe_queue",
 	.test_cases = rxe_queue_test_cases,
 };
+
 kunit_test_suite(rxe_queue_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the soft-RoCE ring");

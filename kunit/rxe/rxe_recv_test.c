@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite rxe_recv: the receive-side decisions of sw/rxe/rxe_recv.c and rxe_resp.c, as tables. */
+/*
+ * KUnit suite rxe_recv: the receive-side decisions of sw/rxe/rxe_recv.c and
+ * rxe_resp.c, as tables.
+ */
 /*
  * Each case states the expected answers in its own table, written from
  * the InfiniBand rules (not derived from the driver's opcode table), and
@@ -210,7 +213,8 @@ struct recv_case {
 	enum rxe_counter drop;
 };
 
-#define RC_PKT(st, op) IB_QPT_RC, IB_QPS_##st, IB_OPCODE_RC_##op, 0xffff, 0
+/* An RC case's packet, @qp_type to @qkey; the row goes on with @saddr. */
+#define RC_PKT(st, op)	.qp_type = IB_QPT_RC, IB_QPS_##st, IB_OPCODE_RC_##op, 0xffff, 0
 
 static const struct recv_case recv_cases[] = {
 	{ "rc send", RC_PKT(RTS, SEND_ONLY), PEER_IP4, false, RECV_OK },
@@ -401,9 +405,12 @@ struct hdr_case {
 	u8 wire[16];
 };
 
-/* QP of these cases: destination QPN 0x123456, MSN 0x000042. */
+/*
+ * QP of these cases: destination QPN 0x123456, MSN 0x000042. The BTH from
+ * byte 0; the row goes on with byte 12.
+ */
 #define BTH_TO_QP(op, flags, psn2, psn1, psn0) \
-	op, flags, 0xff, 0xff, 0x00, 0x12, 0x34, 0x56, 0x00, psn2, psn1, psn0
+	[0] = op, flags, 0xff, 0xff, 0x00, 0x12, 0x34, 0x56, 0x00, psn2, psn1, psn0
 
 static const struct hdr_case hdr_cases[] = {
 	{ "ack", IB_OPCODE_RC_ACKNOWLEDGE, 0x1f, 0x000100, 0,
@@ -475,6 +482,7 @@ static struct kunit_suite rxe_recv_test_suite = {
 	.name = "rxe_recv",
 	.test_cases = rxe_recv_test_cases,
 };
+
 kunit_test_suite(rxe_recv_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the soft-RoCE receive side");

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite rxe_req: the decisions of the soft-RoCE requester and completer (sw/rxe/rxe_req.c, rxe_comp.c). */
+/*
+ * KUnit suite rxe_req: the decisions of the soft-RoCE requester and completer
+ * (sw/rxe/rxe_req.c, rxe_comp.c).
+ */
 /*
  * Everything here is a pure function of its arguments: which wire opcode a
  * packet gets, how many packets (and PSNs) a message takes, what an AETH
@@ -89,12 +92,12 @@ static void rxe_req_test_opcode_table(struct kunit *test)
 		for (kind = 0; kind < ARRAY_SIZE(qp_kinds); kind++)
 			for (pos = RXE_POS_MIDDLE; pos <= RXE_POS_ONLY; pos++)
 				KUNIT_EXPECT_EQ_MSG(test,
-					rxe_wr_opcode(qp_kinds[kind].type,
-						      op_cases[i].op, pos),
-					expected_opcode(&op_cases[i], kind, pos),
-					"wr opcode %d, qp type %d, position %d",
-					op_cases[i].op, qp_kinds[kind].type,
-					pos);
+						    rxe_wr_opcode(qp_kinds[kind].type,
+								  op_cases[i].op, pos),
+						    expected_opcode(&op_cases[i], kind, pos),
+						    "wr opcode %d, qp type %d, position %d",
+						    op_cases[i].op, qp_kinds[kind].type,
+						    pos);
 }
 
 static void rxe_req_test_allowed(struct kunit *test)
@@ -104,10 +107,10 @@ static void rxe_req_test_allowed(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(op_cases); i++) {
 		for (kind = 0; kind < ARRAY_SIZE(qp_kinds); kind++)
 			KUNIT_EXPECT_EQ(test,
-				rxe_wr_allowed(qp_kinds[kind].type,
-					       op_cases[i].op),
-				!!strchr(op_cases[i].types,
-					 qp_kinds[kind].letter));
+					rxe_wr_allowed(qp_kinds[kind].type,
+						       op_cases[i].op),
+					!!strchr(op_cases[i].types,
+						 qp_kinds[kind].letter));
 		/* Transports we do not speak allow nothing. */
 		KUNIT_EXPECT_FALSE(test, rxe_wr_allowed(IB_QPT_XRC_INI,
 							op_cases[i].op));
@@ -317,6 +320,7 @@ static struct kunit_suite rxe_req_suite = {
 	.name = "rxe_req",
 	.test_cases = rxe_req_cases,
 };
+
 kunit_test_suite(rxe_req_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the soft-RoCE requester and completer decisions");

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite rxe_uring: the user-shared ring of sw/rxe/rxe_uring.c (layout, sizes, hostile indices, resize) and the mmap offsets of rxe_mmap.c. */
+/*
+ * KUnit suite rxe_uring: the user-shared ring of sw/rxe/rxe_uring.c (layout,
+ * sizes, hostile indices, resize) and the mmap offsets of rxe_mmap.c.
+ */
 
 #include <kunit/test.h>
 #include <linux/module.h>
@@ -180,6 +183,7 @@ static struct kunit_suite rxe_uring_test_suite = {
 	.name = "rxe_uring",
 	.test_cases = rxe_uring_test_cases,
 };
+
 kunit_test_suite(rxe_uring_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the soft-RoCE ring shared with user space");

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite ib_core_hw_stats: counter sets of core/sysfs/hw_stats.c and their hw_counters/ files. */
+/*
+ * KUnit suite ib_core_hw_stats: counter sets of core/sysfs/hw_stats.c and their
+ * hw_counters/ files.
+ */
 
 #include <kunit/test.h>
 #include <linux/atomic.h>
@@ -22,6 +25,7 @@ static const struct rdma_stat_desc test_descs[] = {
 	{ .name = "tx_pkts" },
 	{ .name = "opt", .flags = IB_STAT_FLAG_OPTIONAL },
 };
+
 #define TEST_NCOUNTERS	ARRAY_SIZE(test_descs)
 #define TEST_OPT	2
 
@@ -220,7 +224,7 @@ static void alloc_fields_test(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, stats->value[i], 0ULL);
 	KUNIT_ASSERT_NOT_NULL(test, stats->is_disabled);
 	KUNIT_EXPECT_TRUE(test, bitmap_empty(stats->is_disabled,
-					      TEST_NCOUNTERS));
+					     TEST_NCOUNTERS));
 	/* one bit per counter: the last one is there to set (KASAN) */
 	set_bit(TEST_NCOUNTERS - 1, stats->is_disabled);
 	KUNIT_EXPECT_EQ(test, find_first_bit(stats->is_disabled,
@@ -469,7 +473,7 @@ static void port_files_test(struct kunit *test)
 
 	/* the core leaves is_disabled to the driver and the counter code */
 	KUNIT_EXPECT_TRUE(test, bitmap_empty(stats->is_disabled,
-					      TEST_NCOUNTERS));
+					     TEST_NCOUNTERS));
 	set_bit(1, stats->is_disabled);
 	make_stale(stats);
 	KUNIT_EXPECT_EQ(test, dev_file_read(test, &mdev->ibdev,
@@ -538,6 +542,7 @@ static struct kunit_suite hw_stats_test_suite = {
 	.name = "ib_core_hw_stats",
 	.test_cases = hw_stats_test_cases,
 };
+
 kunit_test_suite(hw_stats_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for ib_core hardware counter sets");

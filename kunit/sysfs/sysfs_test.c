@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite ib_core_sysfs: the files of core/sysfs/sysfs.c and core/sysfs/sysfs_port.c, read as userspace does. */
+/*
+ * KUnit suite ib_core_sysfs: the files of core/sysfs/sysfs.c and
+ * core/sysfs/sysfs_port.c, read as userspace does.
+ */
 
 #include <kunit/test.h>
 #include <linux/device.h>
@@ -40,9 +43,11 @@ static struct attribute *drv_port_attrs[] = {
 	&ib_port_attr_drv_port.attr,
 	NULL
 };
+
 static const struct attribute_group drv_port_group = {
 	.attrs = drv_port_attrs,
 };
+
 static const struct attribute_group *drv_port_groups[] = {
 	&drv_port_group,
 	NULL
@@ -59,6 +64,7 @@ static struct attribute *drv_dev_attrs[] = {
 	&dev_attr_drv_dev.attr,
 	NULL
 };
+
 static const struct attribute_group drv_dev_group = {
 	.attrs = drv_dev_attrs,
 };
@@ -81,10 +87,12 @@ static struct attribute *client_attrs[] = {
 	&ib_port_attr_client_file.attr,
 	NULL
 };
+
 static const struct attribute_group client_group = {
 	.name = "client_dir",
 	.attrs = client_attrs,
 };
+
 static const struct attribute_group *client_groups[] = {
 	&client_group,
 	NULL
@@ -210,9 +218,12 @@ static ssize_t wr(struct kunit *test, struct mock_ibdev *mdev, const char *rel,
 /* @rel of @mdev reads exactly @want. */
 #define EXPECT_FILE(test, mdev, rel, want)				\
 	do {								\
-		KUNIT_EXPECT_EQ(test, rd(test, mdev, rel),		\
-				(ssize_t)strlen(want));			\
-		KUNIT_EXPECT_STREQ(test, st_of(test)->buf, want);	\
+		struct kunit *t_ = (test);				\
+		const char *w_ = (want);				\
+									\
+		KUNIT_EXPECT_EQ(t_, rd(t_, mdev, rel),			\
+				(ssize_t)strlen(w_));			\
+		KUNIT_EXPECT_STREQ(t_, st_of(t_)->buf, w_);		\
 	} while (0)
 
 /* ---- Device files -------------------------------------------------------- */
@@ -466,6 +477,7 @@ static struct kunit_suite sysfs_test_suite = {
 	.exit = sysfs_test_exit,
 	.test_cases = sysfs_test_cases,
 };
+
 kunit_test_suite(sysfs_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the ib_core sysfs files");

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite rdma_ucm_cmd: the write() command table and length check of core/ucma/ucma_cmd_table.c. */
+/*
+ * KUnit suite rdma_ucm_cmd: the write() command table and length check of
+ * core/ucma/ucma_cmd_table.c.
+ */
 /*
  * The expected rows are 6.1's rdma_ucm ABI as librdmacm is written
  * against it: the uapi structure each command reads, the response room
@@ -182,6 +185,7 @@ static struct kunit_suite ucma_cmd_suite = {
 	.name = "rdma_ucm_cmd",
 	.test_cases = ucma_cmd_cases,
 };
+
 kunit_test_suite(ucma_cmd_suite);
 
 MODULE_DESCRIPTION("KUnit: rdma_ucm write() command table and length check");

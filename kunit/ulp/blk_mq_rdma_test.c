@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite ib_core_blk_mq_rdma: hardware queues mapped by completion vector affinity, and the default spread when a vector has none. */
+/*
+ * KUnit suite ib_core_blk_mq_rdma: hardware queues mapped by completion vector
+ * affinity, and the default spread when a vector has none.
+ */
 
 #include <kunit/test.h>
 #include <linux/blk-mq.h>

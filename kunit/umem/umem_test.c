@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite ib_core_umem: ib_umem's argument checks, page-size choice, block walks and copies (core/umem/). */
+/*
+ * KUnit suite ib_core_umem: ib_umem's argument checks, page-size choice, block
+ * walks and copies (core/umem/).
+ */
 /*
  * Pinning needs a user address space, which a KUnit thread has not; the
  * integration test tests/111 pins. Here the umems are built by hand: a
@@ -309,6 +312,7 @@ static struct kunit_suite umem_suite = {
 	.name = "ib_core_umem",
 	.test_cases = umem_cases,
 };
+
 kunit_test_suite(umem_suite);
 
 MODULE_DESCRIPTION("KUnit: ib_umem");

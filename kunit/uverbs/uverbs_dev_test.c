@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite ib_uverbs_dev: which devices get a uverbsN, its numbers, and GET_CHARDEV's answer, of core/uverbs/uverbs_dev.c. */
+/*
+ * KUnit suite ib_uverbs_dev: which devices get a uverbsN, its numbers, and
+ * GET_CHARDEV's answer, of core/uverbs/uverbs_dev.c.
+ */
 
 #include <kunit/test.h>
 #include <linux/kdev_t.h>
@@ -137,6 +140,7 @@ static struct kunit_suite uverbs_dev_suite = {
 	.exit = uverbs_dev_test_exit,
 	.test_cases = uverbs_dev_cases,
 };
+
 kunit_test_suite(uverbs_dev_suite);
 
 MODULE_DESCRIPTION("KUnit: ib_uverbs character devices and GET_CHARDEV");

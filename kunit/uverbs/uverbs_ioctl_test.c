@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite ib_uverbs_ioctl: the RDMA_VERBS_IOCTL header and attribute checks of core/uverbs/uverbs_ioctl.c and the spec table of uverbs_ioctl_table.c. */
+/*
+ * KUnit suite ib_uverbs_ioctl: the RDMA_VERBS_IOCTL header and attribute checks
+ * of core/uverbs/uverbs_ioctl.c and the spec table of uverbs_ioctl_table.c.
+ */
 /*
  * The expected errnos are the contract libibverbs 44 is written against
  * (Linux 6.1's), spelled out per case rather than derived from the code:
@@ -49,6 +52,7 @@ static void hdr_case_desc(const struct hdr_case *c, char *desc)
 {
 	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
 }
+
 KUNIT_ARRAY_PARAM(hdr, hdr_cases, hdr_case_desc);
 
 static void uverbs_ioctl_hdr_test(struct kunit *test)
@@ -90,6 +94,7 @@ static const struct uverbs_ia_spec spec_elems[] = {
 	{ .type = UVERBS_IA_PTR_IN, .min_len = 1, .max_len = 8 },
 	{ .type = UVERBS_IA_PTR_OUT, .min_len = 1, .max_len = 8 },
 };
+
 static const struct uverbs_ia_spec spec_enum = {
 	.type = UVERBS_IA_ENUM_IN, .num_elems = 2, .elems = spec_elems };
 static const struct uverbs_ia_spec spec_bad = { .type = 0 };
@@ -181,6 +186,7 @@ static void attr_case_desc(const struct attr_case *c, char *desc)
 {
 	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
 }
+
 KUNIT_ARRAY_PARAM(attr, attr_cases, attr_case_desc);
 
 static void uverbs_ioctl_attr_test(struct kunit *test)
@@ -239,6 +245,7 @@ static void method_case_desc(const struct method_case *c, char *desc)
 {
 	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
 }
+
 KUNIT_ARRAY_PARAM(method, method_cases, method_case_desc);
 
 static void uverbs_ioctl_method_test(struct kunit *test)
@@ -247,7 +254,7 @@ static void uverbs_ioctl_method_test(struct kunit *test)
 	const struct uverbs_ioctl_method *m;
 
 	m = uverbs_ioctl_method_find(c->object, c->method);
-	KUNIT_EXPECT_EQ(test, m != NULL, c->found);
+	KUNIT_EXPECT_EQ(test, !!m, c->found);
 	if (m) {
 		KUNIT_EXPECT_EQ(test, m->id, c->method);
 		KUNIT_EXPECT_NOT_NULL(test, m->handler);
@@ -297,6 +304,7 @@ static void parse_case_desc(const struct parse_case *c, char *desc)
 {
 	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
 }
+
 KUNIT_ARRAY_PARAM(parse, parse_cases, parse_case_desc);
 
 static void uverbs_ioctl_parse_test(struct kunit *test)
@@ -317,7 +325,7 @@ static void uverbs_ioctl_parse_test(struct kunit *test)
 	if (!c->err) {
 		KUNIT_EXPECT_EQ(test, ctx->present, c->present);
 		KUNIT_EXPECT_EQ(test, uverbs_ioctl_val(ctx,
-			UVERBS_ATTR_QUERY_PORT_PORT_NUM)->data, 1);
+						       UVERBS_ATTR_QUERY_PORT_PORT_NUM)->data, 1);
 	}
 	uverbs_ioctl_finish(ctx, false);
 }
@@ -408,18 +416,19 @@ static void uverbs_ioctl_table_test(struct kunit *test)
 						o->methods[j].id);
 			uverbs_ioctl_method_check(test, &o->methods[j]);
 			KUNIT_EXPECT_PTR_EQ(test,
-				uverbs_ioctl_method_find(o->id, o->methods[j].id),
+					    uverbs_ioctl_method_find(o->id, o->methods[j].id),
 				&o->methods[j]);
 		}
 	}
 	/* 6.1's device object: all seven of its methods */
 	KUNIT_EXPECT_EQ(test,
-		uverbs_ioctl_object_find(UVERBS_OBJECT_DEVICE)->num_methods, 7);
+			uverbs_ioctl_object_find(UVERBS_OBJECT_DEVICE)->num_methods, 7);
 }
 
 static void uverbs_ioctl_spec_index_test(struct kunit *test)
 {
 	const struct uverbs_ioctl_method *qp, *iw;
+	int ix;
 
 	qp = uverbs_ioctl_method_find(UVERBS_OBJECT_DEVICE,
 				      UVERBS_METHOD_QUERY_PORT);
@@ -427,8 +436,8 @@ static void uverbs_ioctl_spec_index_test(struct kunit *test)
 				      UVERBS_METHOD_INVOKE_WRITE);
 	KUNIT_ASSERT_NOT_NULL(test, qp);
 	KUNIT_ASSERT_NOT_NULL(test, iw);
-	KUNIT_EXPECT_EQ(test, qp->attrs[uverbs_ioctl_spec_index(qp,
-		UVERBS_ATTR_QUERY_PORT_RESP)].id, UVERBS_ATTR_QUERY_PORT_RESP);
+	ix = uverbs_ioctl_spec_index(qp, UVERBS_ATTR_QUERY_PORT_RESP);
+	KUNIT_EXPECT_EQ(test, qp->attrs[ix].id, UVERBS_ATTR_QUERY_PORT_RESP);
 	KUNIT_EXPECT_EQ(test, uverbs_ioctl_spec_index(qp, 2), -ENOENT);
 	KUNIT_EXPECT_EQ(test, uverbs_ioctl_spec_index(qp, UVERBS_ATTR_UHW_IN),
 			-ENOENT);
@@ -450,6 +459,7 @@ static struct kunit_suite uverbs_ioctl_suite = {
 	.name = "ib_uverbs_ioctl",
 	.test_cases = uverbs_ioctl_cases,
 };
+
 kunit_test_suite(uverbs_ioctl_suite);
 
 MODULE_DESCRIPTION("KUnit: ib_uverbs RDMA_VERBS_IOCTL checks and spec table");

@@ -54,10 +54,12 @@ static int fake_destroy(struct ib_uobject *uobj, struct ib_uverbs_file *file,
 static const struct uverbs_obj_type fake_type = {
 	.name = "fake", .destroy = fake_destroy,
 };
+
 static const struct uverbs_api_object fake_kind = { .type = &fake_type };
 static const struct uverbs_obj_type other_type = {
 	.name = "other", .destroy = fake_destroy,
 };
+
 static const struct uverbs_api_object other_kind = { .type = &other_type };
 
 static int uobj_test_init(struct kunit *test)
@@ -224,6 +226,7 @@ static struct kunit_suite uverbs_uobj_suite = {
 	.exit = uobj_test_exit,
 	.test_cases = uverbs_uobj_cases,
 };
+
 kunit_test_suite(uverbs_uobj_suite);
 
 MODULE_DESCRIPTION("KUnit: ib_uverbs per-file handle table");

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite ib_uverbs_write: the write() command table and header checks of core/uverbs/uverbs_write.c and uverbs_cmd_table.c. */
+/*
+ * KUnit suite ib_uverbs_write: the write() command table and header checks of
+ * core/uverbs/uverbs_write.c and uverbs_cmd_table.c.
+ */
 /*
  * The expected errnos are those libibverbs is written against (6.1's):
  * they are spelled out here per case, not derived from the table.
@@ -76,6 +79,7 @@ static void lookup_case_desc(const struct lookup_case *c, char *desc)
 {
 	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
 }
+
 KUNIT_ARRAY_PARAM(lookup, lookup_cases, lookup_case_desc);
 
 static void uverbs_cmd_lookup_test(struct kunit *test)
@@ -174,6 +178,7 @@ static void legacy_case_desc(const struct legacy_case *c, char *desc)
 {
 	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
 }
+
 KUNIT_ARRAY_PARAM(legacy, legacy_cases, legacy_case_desc);
 
 static void uverbs_hdr_legacy_test(struct kunit *test)
@@ -250,6 +255,7 @@ static void ex_case_desc(const struct ex_case *c, char *desc)
 {
 	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
 }
+
 KUNIT_ARRAY_PARAM(ex, ex_cases, ex_case_desc);
 
 static void uverbs_hdr_ex_test(struct kunit *test)
@@ -284,6 +290,7 @@ static struct kunit_suite uverbs_write_suite = {
 	.name = "ib_uverbs_write",
 	.test_cases = uverbs_write_cases,
 };
+
 kunit_test_suite(uverbs_write_suite);
 
 MODULE_DESCRIPTION("KUnit: ib_uverbs write() command table and headers");

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite ib_core_ah: address handles and address vectors of core/verbs/ah.c on the mock driver. */
+/*
+ * KUnit suite ib_core_ah: address handles and address vectors of
+ * core/verbs/ah.c on the mock driver.
+ */
 /*
  * The mock has no AH verbs: each case adds its own (and a query_gid, so
  * that the GID cache can read the IB ports' GIDs) before registering. The
@@ -786,7 +789,7 @@ static void dmac_from_gid_test(struct kunit *test)
 			ib_ah_roce_dmac_from_gid(&gid, c->sgid_type, mac),
 			c->derived);
 	KUNIT_EXPECT_EQ(test, memcmp(mac, c->derived ? c->mac : untouched,
-			   ETH_ALEN), 0);
+				     ETH_ALEN), 0);
 }
 
 /* ---- Reference handling of address vectors ------------------------------- */
@@ -887,6 +890,7 @@ static struct kunit_suite ah_test_suite = {
 	.exit = ah_test_exit,
 	.test_cases = ah_test_cases,
 };
+
 kunit_test_suite(ah_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests of RDMA address handles");

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite ib_core_drain: ib_drain_sq/rq/qp() of core/verbs/drain.c with each CQ poll context. */
+/*
+ * KUnit suite ib_core_drain: ib_drain_sq/rq/qp() of core/verbs/drain.c with
+ * each CQ poll context.
+ */
 
 #include <kunit/test.h>
 #include <linux/atomic.h>

@@ -126,7 +126,7 @@ static void alloc_mr_integrity_test(struct kunit *test)
 static void alloc_mr_integrity_errors_test(struct kunit *test)
 {
 	struct mr_test *t = tst(test);
-	struct ib_device_ops *ops = &t->mdev->ibdev.ops;
+	struct ib_device *ibdev = &t->mdev->ibdev;
 	struct ib_mr *mr;
 
 	mr = ib_alloc_mr_integrity(t->pd, 8, 0);
@@ -140,10 +140,10 @@ static void alloc_mr_integrity_errors_test(struct kunit *test)
 
 	/* both the allocation and the mapping op are needed */
 	mock_ibdev_fail(t->mdev, MOCK_ALLOC_MR_INTEGRITY, 0);
-	ops->map_mr_sg_pi = NULL;
+	ibdev->ops.map_mr_sg_pi = NULL;
 	mr = ib_alloc_mr_integrity(t->pd, 8, 2);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(mr), -EOPNOTSUPP);
-	ops->alloc_mr_integrity = NULL;
+	ibdev->ops.alloc_mr_integrity = NULL;
 	mr = ib_alloc_mr_integrity(t->pd, 8, 2);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(mr), -EOPNOTSUPP);
 	expect_no_mr(test);

@@ -171,10 +171,9 @@ static void internal_mr_error_test(struct kunit *test)
 static void missing_ops_test(struct kunit *test)
 {
 	struct mock_ibdev *mdev = test_mdev(test);
-	struct ib_device_ops *ops = &mdev->ibdev.ops;
 	struct ib_pd *pd;
 
-	ops->alloc_pd = NULL;
+	mdev->ibdev.ops.alloc_pd = NULL;
 	pd = ib_alloc_pd(&mdev->ibdev, 0);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(pd), -EOPNOTSUPP);
 	KUNIT_EXPECT_EQ(test, mock_ibdev_calls(mdev, MOCK_ALLOC_PD), 0);

@@ -425,8 +425,10 @@ static void bad_type_test(struct kunit *test)
 		for (to = 0; to < NR_STATES; to++)
 			for (m = 0; m < ARRAY_SIZE(probe_masks); m++)
 				KUNIT_EXPECT_FALSE_MSG(test,
-					ib_modify_qp_is_ok(from, to, bad, probe_masks[m]),
-					"%s->%s", state_names[from], state_names[to]);
+						       ib_modify_qp_is_ok(from, to, bad,
+									  probe_masks[m]),
+						       "%s->%s", state_names[from],
+						       state_names[to]);
 }
 
 /* ---- the required attribute lists of ibv_modify_qp(3), verbatim ---------- */
@@ -526,6 +528,7 @@ static struct kunit_suite ib_core_qp_state_suite = {
 	.name = "ib_core_qp_state",
 	.test_cases = ib_core_qp_state_cases,
 };
+
 kunit_test_suite(ib_core_qp_state_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the ib_core QP state transition check");

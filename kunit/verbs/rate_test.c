@@ -208,6 +208,7 @@ static struct kunit_suite ib_core_rate_suite = {
 	.name = "ib_core_rate",
 	.test_cases = ib_core_rate_cases,
 };
+
 kunit_test_suite(ib_core_rate_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the ib_core static rate helpers");

@@ -184,20 +184,20 @@ static void missing_ops_test(struct kunit *test)
 {
 	struct srq_test *t = tst(test);
 	struct ib_srq_init_attr init = srq_attr(t, IB_SRQT_BASIC);
-	struct ib_device_ops *ops = &t->mdev->ibdev.ops;
+	struct ib_device *ibdev = &t->mdev->ibdev;
 	struct ib_srq_attr attr = { .max_wr = 8 };
 	struct ib_srq *srq;
 
 	srq = ib_create_srq(t->pd, &init);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, srq);
-	ops->modify_srq = NULL;
-	ops->query_srq = NULL;
+	ibdev->ops.modify_srq = NULL;
+	ibdev->ops.query_srq = NULL;
 	KUNIT_EXPECT_EQ(test, ib_modify_srq(srq, &attr, IB_SRQ_MAX_WR),
 			-EOPNOTSUPP);
 	KUNIT_EXPECT_EQ(test, ib_query_srq(srq, &attr), -EOPNOTSUPP);
 	KUNIT_EXPECT_EQ(test, ib_destroy_srq_user(srq, NULL), 0);
 
-	ops->create_srq = NULL;
+	ibdev->ops.create_srq = NULL;
 	srq = ib_create_srq(t->pd, &init);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(srq), -EOPNOTSUPP);
 	srq = ib_create_srq_user(t->pd, &init, NULL, NULL);

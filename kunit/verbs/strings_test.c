@@ -182,6 +182,7 @@ static struct kunit_suite ib_core_strings_suite = {
 	.name = "ib_core_strings",
 	.test_cases = ib_core_strings_cases,
 };
+
 kunit_test_suite(ib_core_strings_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the ib_core event and status names");

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KUnit suite ib_core_wq: work queues (core/verbs/wq.c) and ib_get_eth_speed() (core/device/eth_speed.c). */
+/*
+ * KUnit suite ib_core_wq: work queues (core/verbs/wq.c) and ib_get_eth_speed()
+ * (core/device/eth_speed.c).
+ */
 /*
  * ib_get_eth_speed() lives in its own file but is tested here, next to
  * the other verbs a driver of an Ethernet port uses.
@@ -123,7 +126,7 @@ static void create_errors_test(struct kunit *test)
 {
 	struct wq_test *t = tst(test);
 	struct ib_wq_init_attr attr = rq_attr(t, NULL);
-	struct ib_device_ops *ops = &t->mdev->ibdev.ops;
+	struct ib_device *ibdev = &t->mdev->ibdev;
 	struct ib_wq *wq;
 
 	mock_ibdev_fail(t->mdev, MOCK_CREATE_WQ, -ENOSPC);
@@ -133,10 +136,10 @@ static void create_errors_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&t->cq->usecnt), 0);
 
 	mock_ibdev_fail(t->mdev, MOCK_CREATE_WQ, 0);
-	ops->destroy_wq = NULL;
+	ibdev->ops.destroy_wq = NULL;
 	wq = ib_create_wq(t->pd, &attr);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(wq), -EOPNOTSUPP);
-	ops->create_wq = NULL;
+	ibdev->ops.create_wq = NULL;
 	wq = ib_create_wq(t->pd, &attr);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(wq), -EOPNOTSUPP);
 	/* the driver was asked only the first time */
@@ -327,6 +330,7 @@ static struct kunit_suite ib_core_wq_suite = {
 	.exit = wq_test_exit,
 	.test_cases = ib_core_wq_cases,
 };
+
 kunit_test_suite(ib_core_wq_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the ib_core work queues and Ethernet link speed");

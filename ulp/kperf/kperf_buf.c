@@ -77,7 +77,8 @@ static int kperf_buf_keys(struct kperf_run *run, struct kperf_side *s,
 
 	if (mr == KPERF_MR_DMA) {
 		if (b->nents != 1)
-			return kperf_run_fail(run, -EINVAL, "mr=dma: no DMA-contiguous %zu bytes; try mr=frwr",
+			return kperf_run_fail(run, -EINVAL,
+					      "mr=dma: no DMA-contiguous %zu bytes; try mr=frwr",
 					      b->len);
 		b->lkey = s->pd->local_dma_lkey;
 		b->rkey = s->pd->unsafe_global_rkey;
@@ -85,7 +86,8 @@ static int kperf_buf_keys(struct kperf_run *run, struct kperf_side *s,
 		return 0;
 	}
 	if (b->npages > max_pages)
-		return kperf_run_fail(run, -EINVAL, "mr=frwr: %u pages exceed %s's max_fast_reg_page_list_len %u",
+		return kperf_run_fail(run, -EINVAL,
+				      "mr=frwr: %u pages exceed %s's max_fast_reg_page_list_len %u",
 				      b->npages, dev_name(&s->ibdev->dev),
 				      max_pages);
 	b->mr = ib_alloc_mr(s->pd, IB_MR_TYPE_MEM_REG, b->npages);
@@ -205,7 +207,8 @@ int kperf_buf_reg(struct kperf_run *run, struct kperf_side *s,
 
 	n = ib_map_mr_sg(b->mr, b->sgt.sgl, b->nents, NULL, PAGE_SIZE);
 	if (n != b->nents)
-		return kperf_run_fail(run, n < 0 ? n : -EINVAL, "ib_map_mr_sg mapped %d of %d entries",
+		return kperf_run_fail(run, n < 0 ? n : -EINVAL,
+				      "ib_map_mr_sg mapped %d of %d entries",
 				      n, b->nents);
 	ib_update_fast_reg_key(b->mr, ++b->key);
 	wr.wr.opcode = IB_WR_REG_MR;

@@ -565,6 +565,12 @@ static void kperf_cmd_derive(struct kperf_params *p)
 		p->ack_timeout = KPERF_ACK_TIMEOUT;
 }
 
+/* Refusals too long for one line once indented; the words are the interface. */
+#define KPERF_CMD_BAD_RKEY_OP \
+	"fault=bad_rkey needs qp=rc and a remote op (write, write_imm, read, cas, faa)"
+#define KPERF_CMD_RPING_ONLY \
+	"role=, verify= and timewait= need mode=rping or mode=udaddy (role= and bind=: mode=mckey)"
+
 /* The fault rules; @why says which one a command breaks. */
 static const char *kperf_cmd_check_fault(const struct kperf_params *p)
 {
@@ -574,7 +580,7 @@ static const char *kperf_cmd_check_fault(const struct kperf_params *p)
 		return "fault= needs mode=ping";
 	if (p->fault == KPERF_FAULT_BAD_RKEY &&
 	    (!op->remote || p->qp_type != IB_QPT_RC))
-		return "fault=bad_rkey needs qp=rc and a remote op (write, write_imm, read, cas, faa)";
+		return KPERF_CMD_BAD_RKEY_OP;
 	if (p->fault == KPERF_FAULT_NO_RECV &&
 	    (!op->recv || p->qp_type != IB_QPT_RC))
 		return "fault=no_recv needs qp=rc and an op that consumes a receive";
@@ -597,7 +603,7 @@ static const char *kperf_cmd_check(const struct kperf_params *p)
 	if (p->mode == KPERF_MEMCPY)	/* no device; only size and iters */
 		return NULL;
 	if (p->rping_only)
-		return "role=, verify= and timewait= need mode=rping or mode=udaddy (role= and bind=: mode=mckey)";
+		return KPERF_CMD_RPING_ONLY;
 	if (!p->dev[0])
 		return "dev= is required";
 	if (p->mode == KPERF_MAD)	/* QP1s only; no op, qp or buffers */

@@ -48,7 +48,8 @@ int kperf_cycle_run(struct kperf_run *run)
 	int ret = 0;
 
 	if (!run->cm_ops || !run->cm_ops->recycle)
-		return kperf_run_fail(run, -EINVAL, "cycles= needs a CM that can make a connection again");
+		return kperf_run_fail(run, -EINVAL,
+				      "cycles= needs a CM that can make a connection again");
 	for (c = 0; c < run->p.cycles && !ret; c++) {
 		if (c)
 			ret = kperf_cycle_again(run);

@@ -48,7 +48,8 @@ int kperf_data_check(struct kperf_run *run, const void *buf, size_t len,
 		u8 want = kperf_data_byte(i, round, salt);
 
 		if (p[i] != want)
-			return kperf_run_fail(run, -EBADMSG, "round %u: %s byte %zu is %#x, expected %#x",
+			return kperf_run_fail(run, -EBADMSG,
+					      "round %u: %s byte %zu is %#x, expected %#x",
 					      round, what, i, p[i], want);
 	}
 	return 0;

@@ -19,7 +19,8 @@ static int kperf_fault_flushed(struct kperf_run *run, struct kperf_side *s,
 		if (ret)
 			return ret;
 		if (wc.status != IB_WC_WR_FLUSH_ERR)
-			return kperf_run_fail(run, -EIO, "WR %u of %u completed with %s, expected WR_FLUSH_ERR",
+			return kperf_run_fail(run, -EIO,
+					      "WR %u of %u completed with %s, expected WR_FLUSH_ERR",
 					      i + 1, n, kperf_wc_name(wc.status));
 		run->res.msgs++;
 	}
@@ -28,8 +29,9 @@ static int kperf_fault_flushed(struct kperf_run *run, struct kperf_side *s,
 }
 
 /*
- * RC (any op), the target's QP already in ERR (it drops what arrives): the sends stay outstanding, waiting for ACKs, until the
- * initiator's QP goes to ERR well before the ACK timeout could expire.
+ * RC (any op), the target's QP already in ERR (it drops what arrives): the
+ * sends stay outstanding, waiting for ACKs, until the initiator's QP goes to
+ * ERR well before the ACK timeout could expire.
  */
 static int kperf_fault_qp_err_sends(struct kperf_run *run)
 {

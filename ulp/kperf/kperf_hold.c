@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* ib_kperf cm=rdma hold=1: connections kept up until debugfs closes them or their devices go away. */
+/*
+ * ib_kperf cm=rdma hold=1: connections kept up until debugfs closes them or
+ * their devices go away.
+ */
 /*
  * A hold=1 command connects and verifies as usual, then lists itself in
  * /sys/kernel/debug/ib_kperf/hold and waits. A write to that file closes
@@ -168,7 +171,8 @@ int kperf_hold_run(struct kperf_run *run)
 	list_del(&h.node);
 	mutex_unlock(&kperf_holds_lock);
 	if (!ret && run->removals != run->removal_ids)
-		ret = kperf_run_fail(run, -EPROTO, "%u of %u ids on the devices that went away heard DEVICE_REMOVAL",
+		ret = kperf_run_fail(run, -EPROTO,
+				     "%u of %u ids on the devices that went away heard DEVICE_REMOVAL",
 				     run->removals, run->removal_ids);
 	return ret;
 }

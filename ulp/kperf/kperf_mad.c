@@ -419,7 +419,8 @@ static int kperf_mad_judge(struct kperf_mad *km, ktime_t t0)
 			return kperf_run_fail(run, -EIO, "%d resends reported, %u expected",
 					      km->retries, p->mad_retries);
 		if (ms < least)
-			return kperf_run_fail(run, -EIO, "timed out after %lld ms, %lld at least expected",
+			return kperf_run_fail(run, -EIO,
+					      "timed out after %lld ms, %lld at least expected",
 					      ms, least);
 		return 0;
 	case KPERF_MAD_CANCEL:
@@ -430,7 +431,8 @@ static int kperf_mad_judge(struct kperf_mad *km, ktime_t t0)
 		if (km->status != IB_WC_SUCCESS)
 			break;
 		if (km->bad || km->answers != km->seq + 1)
-			return kperf_run_fail(run, -EBADMSG, "%u answers right, %u wrong after %u requests",
+			return kperf_run_fail(run, -EBADMSG,
+					      "%u answers right, %u wrong after %u requests",
 					      km->answers, km->bad, km->seq + 1);
 		return 0;
 	}

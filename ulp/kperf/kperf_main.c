@@ -20,7 +20,7 @@
  * @len: bytes in @out; 0 before the first command
  */
 struct kperf_file {
-	struct mutex lock;
+	struct mutex lock;	/* guards out and len */
 	char *out;
 	size_t len;
 };
@@ -96,7 +96,8 @@ static int kperf_exec(struct kperf_file *kf, char *line)
 		ret = kperf_run_command(p, &out);
 	}
 	if (!seq_buf_used(&out))
-		seq_buf_printf(&out, "result status=fail errno=%d reason=\"no memory for the command\"\n",
+		seq_buf_printf(&out,
+			       "result status=fail errno=%d reason=\"no memory for the command\"\n",
 			       ret);
 	kf->len = seq_buf_used(&out);
 	kfree(p);

@@ -143,7 +143,8 @@ int kperf_mcast_attach(struct kperf_run *run)
 		return kperf_rdma_mcast_attach(run);
 	for (d = 0; d < 2; d++)
 		if (!rdma_protocol_roce(run->side[d].ibdev, run->side[d].port))
-			return kperf_run_fail(run, -EINVAL, "mcast=1 needs RoCE ports (no SA join here)");
+			return kperf_run_fail(run, -EINVAL,
+					      "mcast=1 needs RoCE ports (no SA join here)");
 	kperf_mcast_gid(run, &gid, mac);
 	ret = kperf_mcast_ip(run, &gid, true);
 	if (ret)
@@ -203,13 +204,15 @@ static int kperf_mcast_check_recv(struct kperf_run *run, const struct ib_wc *wc,
 
 	if (i >= run->p.qps || (*seen & BIT_ULL(i)) ||
 	    wc->qp != run->conns[i].end[1].qp)
-		return kperf_run_fail(run, -EBADMSG, "round %u: unexpected receive (connection %u, QP %#x)",
+		return kperf_run_fail(run, -EBADMSG,
+				      "round %u: unexpected receive (connection %u, QP %#x)",
 				      round, i, wc->qp->qp_num);
 	*seen |= BIT_ULL(i);
 	e = &run->conns[i].end[1];
 	if (wc->opcode != IB_WC_RECV || wc->byte_len != len ||
 	    wc->src_qp != run->conns[from].end[0].qp->qp_num)
-		return kperf_run_fail(run, -EBADMSG, "round %u: QP %#x received opcode %d, %u bytes from QP %#x",
+		return kperf_run_fail(run, -EBADMSG,
+				      "round %u: QP %#x received opcode %d, %u bytes from QP %#x",
 				      round, e->qp->qp_num, wc->opcode,
 				      wc->byte_len, wc->src_qp);
 	if (run->op->imm && (!(wc->wc_flags & IB_WC_WITH_IMM) ||

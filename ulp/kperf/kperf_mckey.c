@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* ib_kperf mode=mckey: either end of mckey's protocol (rdmacm-utils): RoCE multicast through rdma_cm. */
+/*
+ * ib_kperf mode=mckey: either end of mckey's protocol (rdmacm-utils): RoCE
+ * multicast through rdma_cm.
+ */
 /*
  * mckey (librdmacm's examples) makes a UD id in port space UDP, binds it
  * to its address (-b), resolves the group's (-m) and joins the group. On
@@ -209,7 +212,8 @@ static void kperf_mckey_info(struct kperf_run *run, struct kperf_mckey *k)
 {
 	struct rdma_ud_param *ud = &k->end.ud;
 
-	seq_buf_printf(run->out, "info mode=mckey role=%s dev=%s port=%u bind=%pISc group=%pISc mgid=%pI6c qpn=%#x qkey=%#x group_qpn=%#x group_qkey=%#x\n",
+	seq_buf_printf(run->out,
+		       "info mode=mckey role=%s dev=%s port=%u bind=%pISc group=%pISc mgid=%pI6c qpn=%#x qkey=%#x group_qpn=%#x group_qkey=%#x\n",
 		       kperf_mckey_receiver(run) ? "server" : "client",
 		       dev_name(&run->side[0].ibdev->dev), run->side[0].port,
 		       &k->bind, &k->group, k->gid.raw, k->msg.qp->qp_num,
@@ -250,7 +254,8 @@ static int kperf_mckey_recv(void *ctx, const struct ib_wc *wc, u32 n)
 	if (ret)
 		return ret;
 	if (memcmp(m + KPERF_MCKEY_IP4_DST, &g->sin_addr, 4))
-		return kperf_run_fail(k->run, -EBADMSG, "message %u was sent to %pI4, not to the group",
+		return kperf_run_fail(k->run, -EBADMSG,
+				      "message %u was sent to %pI4, not to the group",
 				      k->msg.received, m + KPERF_MCKEY_IP4_DST);
 	return 0;
 }
@@ -329,7 +334,8 @@ static void kperf_mckey_result(struct kperf_run *run, struct kperf_mckey *k,
 {
 	const struct kperf_params *p = &run->p;
 
-	seq_buf_printf(run->out, "result mode=mckey role=%s addr=%pISc bind=%pISc size=%u iters=%u received=%u sent=%u peer_qpn=%#x",
+	seq_buf_printf(run->out,
+		       "result mode=mckey role=%s addr=%pISc bind=%pISc size=%u iters=%u received=%u sent=%u peer_qpn=%#x",
 		       kperf_mckey_receiver(run) ? "server" : "client",
 		       &p->addr, &p->bind, p->size, p->iters, k->msg.received,
 		       k->msg.sent, k->peer_qpn);

@@ -69,7 +69,8 @@ static void kperf_out_params(struct kperf_run *run)
 {
 	const struct kperf_params *p = &run->p;
 
-	seq_buf_printf(run->out, "result mode=%s op=%s qp=%s size=%u qps=%u depth=%u sig=%u iters=%u mtu=%d mr=%s inline=%d fault=%s",
+	seq_buf_printf(run->out,
+		       "result mode=%s op=%s qp=%s size=%u qps=%u depth=%u sig=%u iters=%u mtu=%d mr=%s inline=%d fault=%s",
 		       kperf_mode_name(p->mode), run->op->name,
 		       kperf_qp_name(p->qp_type), p->size, p->qps, p->depth,
 		       p->sig, p->iters, p->mtu ? ib_mtu_enum_to_int(p->mtu) : 0,

@@ -50,10 +50,12 @@ static int kperf_ping_check_atomic(struct kperf_run *run,
 		   kperf_data_word(round, KPERF_SALT_SWAP) : orig + orig;
 
 	if (got != orig)
-		return kperf_run_fail(run, -EBADMSG, "round %u: %s returned %#llx, the target held %#llx",
+		return kperf_run_fail(run, -EBADMSG,
+				      "round %u: %s returned %#llx, the target held %#llx",
 				      round, run->op->name, got, orig);
 	if (now != want)
-		return kperf_run_fail(run, -EBADMSG, "round %u: %s left %#llx at the target, expected %#llx",
+		return kperf_run_fail(run, -EBADMSG,
+				      "round %u: %s left %#llx at the target, expected %#llx",
 				      round, run->op->name, now, want);
 	return 0;
 }
@@ -102,7 +104,8 @@ static int kperf_ping_check_recv(struct kperf_run *run, struct kperf_conn *c,
 			       IB_WC_RECV_RDMA_WITH_IMM : IB_WC_RECV;
 
 	if (wc->opcode != op || (op == IB_WC_RECV && wc->byte_len != len))
-		return kperf_run_fail(run, -EBADMSG, "round %u: receive WC opcode %d length %u, expected %d and %u",
+		return kperf_run_fail(run, -EBADMSG,
+				      "round %u: receive WC opcode %d length %u, expected %d and %u",
 				      round, wc->opcode, wc->byte_len, op, len);
 	if (run->op->imm && (!(wc->wc_flags & IB_WC_WITH_IMM) ||
 			     wc->ex.imm_data != kperf_imm(round)))
@@ -185,7 +188,8 @@ static int kperf_ping_round(struct kperf_run *run, u32 round)
 	if (ret)
 		return ret;
 	if (wc.opcode != kperf_ping_wc_op[run->p.op])
-		return kperf_run_fail(run, -EBADMSG, "round %u: initiator WC opcode %d, expected %d",
+		return kperf_run_fail(run, -EBADMSG,
+				      "round %u: initiator WC opcode %d, expected %d",
 				      round, wc.opcode, kperf_ping_wc_op[run->p.op]);
 	if (run->op->recv) {
 		ret = kperf_cq_expect(run, &run->side[1], KPERF_WR_RECV, &wc);

@@ -70,12 +70,14 @@ static int kperf_rdma_cm_ip(struct kperf_run *run, struct kperf_side *s,
 	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
 
 	if (!rdma_protocol_roce(s->ibdev, s->port) || !s->sgid_attr)
-		return kperf_run_fail(run, -EINVAL, "cm=rdma needs RoCE: %s port %u has no IP addresses (cm=ib)",
+		return kperf_run_fail(run, -EINVAL,
+				      "cm=rdma needs RoCE: %s port %u has no IP addresses (cm=ib)",
 				      dev_name(&s->ibdev->dev), s->port);
 	rdma_gid2ip(kperf_rdma_cm_sa(ss), &s->sgid_attr->gid);
 	if (ss->ss_family == AF_INET6 &&
 	    (ipv6_addr_type(&sin6->sin6_addr) & IPV6_ADDR_LINKLOCAL))
-		return kperf_run_fail(run, -EINVAL, "cm=rdma needs a routable address, %s GID %u is link-local",
+		return kperf_run_fail(run, -EINVAL,
+				      "cm=rdma needs a routable address, %s GID %u is link-local",
 				      dev_name(&s->ibdev->dev),
 				      s->sgid_attr->index);
 	return 0;
@@ -100,7 +102,8 @@ static int kperf_rdma_cm_addrs(struct kperf_run *run,
 			kperf_rdma_cm_set_port(&rcm->dst, run->p.port);
 	}
 	if (rcm->dst.ss_family != rcm->src.ss_family)
-		return kperf_run_fail(run, -EINVAL, "cm=rdma cannot connect %pISc to %pISc (ip=, gid=, addr=)",
+		return kperf_run_fail(run, -EINVAL,
+				      "cm=rdma cannot connect %pISc to %pISc (ip=, gid=, addr=)",
 				      &rcm->src, &rcm->dst);
 	return 0;
 }
@@ -332,8 +335,7 @@ bool kperf_rdma_cm_event(struct kperf_cm_end *ce, struct rdma_cm_id *id,
 		atomic_inc(&ce->run->addr_changes);
 		return false;
 	}
-	/* pairs with kperf_cm_end_wait_removal() */
-	if (type == RDMA_CM_EVENT_DEVICE_REMOVAL)
+	if (type == RDMA_CM_EVENT_DEVICE_REMOVAL)	/* pairs with kperf_cm_end_wait_removal() */
 		smp_store_release(&ce->removed, true);
 	if (type < ARRAY_SIZE(kperf_rdma_cm_next))
 		next = kperf_rdma_cm_next[type];
@@ -509,7 +511,8 @@ static int kperf_rdma_cm_resolve(struct kperf_run *run, unsigned int i)
 	if (ret)
 		return kperf_rdma_cm_fail(run, ce, ret, "resolving the address");
 	if (id->device != s->ibdev || id->port_num != s->port)
-		return kperf_run_fail(run, -EINVAL, "connection %u: %pISc to %pISc resolves to %s port %u, not to %s port %u",
+		return kperf_run_fail(run, -EINVAL,
+				      "connection %u: %pISc to %pISc resolves to %s port %u, not to %s port %u",
 				      i, &rcm->src, &rcm->dst,
 				      dev_name(&id->device->dev), id->port_num,
 				      dev_name(&s->ibdev->dev), s->port);
@@ -541,7 +544,8 @@ static int kperf_rdma_cm_ud(struct kperf_run *run, unsigned int i)
 	u32 peer_qpn = run->conns[i].end[1].qp->qp_num;
 
 	if (!ce->ud_set || ce->ud.qp_num != peer_qpn)
-		return kperf_run_fail(run, -EPROTO, "connection %u: the SIDR REP names QP %#x, the peer end's is %#x",
+		return kperf_run_fail(run, -EPROTO,
+				      "connection %u: the SIDR REP names QP %#x, the peer end's is %#x",
 				      i, ce->ud_set ? ce->ud.qp_num : 0, peer_qpn);
 	e->qkey = ce->ud.qkey;
 	e->ah = rdma_create_ah(run->side[0].pd, &ce->ud.ah_attr,
@@ -550,7 +554,8 @@ static int kperf_rdma_cm_ud(struct kperf_run *run, unsigned int i)
 		int ret = PTR_ERR(e->ah);
 
 		e->ah = NULL;
-		return kperf_run_fail(run, ret, "connection %u: rdma_create_ah from the SIDR REP failed",
+		return kperf_run_fail(run, ret,
+				      "connection %u: rdma_create_ah from the SIDR REP failed",
 				      i);
 	}
 	return 0;
@@ -705,6 +710,10 @@ static void kperf_rdma_cm_stop(struct kperf_run *run)
 	run->rdma_cm = NULL;
 }
 
+/* A refusal too long for one line once indented; its words are the interface. */
+#define KPERF_RDMA_CM_PEER_FIRST \
+	"abort_first=peer needs abort=connect or later (the peer side has no id before)"
+
 /**
  * kperf_rdma_cm_check() - the rules of cm=rdma's keys
  * @p: a parsed command
@@ -732,7 +741,7 @@ const char *kperf_rdma_cm_check(const struct kperf_params *p)
 	if (p->abort_peer_first && p->hold)
 		return "abort_first= destroys, hold=1 parks: not both";
 	if (p->abort_peer_first && p->abort < KPERF_ABORT_CONNECT)
-		return "abort_first=peer needs abort=connect or later (the peer side has no id before)";
+		return KPERF_RDMA_CM_PEER_FIRST;
 	return NULL;
 }
 

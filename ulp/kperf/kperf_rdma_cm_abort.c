@@ -222,7 +222,8 @@ static int kperf_abort_rejected(struct kperf_run *run, struct kperf_cm_end *oe,
 		     oe->err != -ECONNREFUSED))
 		ret = -EPROTO;
 	if (ret)
-		return kperf_run_fail(run, ret, "connection %u, abort=%s: the other end heard no REJECTED (%s)",
+		return kperf_run_fail(run, ret,
+				      "connection %u, abort=%s: the other end heard no REJECTED (%s)",
 				      oe->index, kperf_abort_name(run->p.abort),
 				      oe->what ?: "nothing");
 	return 0;
@@ -244,10 +245,16 @@ static int kperf_abort_peer_hears(struct kperf_run *run, unsigned int i)
 		return kperf_abort_rejected(run, pe, KPERF_CM_IDLE);
 	case KPERF_ABORT_ESTABLISHED:
 		ret = kperf_rdma_cm_step(pe, KPERF_CM_UP, KPERF_CM_DOWN);
-		return ret ? kperf_rdma_cm_fail(run, pe, ret, "hearing the DREQ of a destroyed id") : 0;
+		if (ret)
+			return kperf_rdma_cm_fail(run, pe, ret,
+						  "hearing the DREQ of a destroyed id");
+		return 0;
 	case KPERF_ABORT_DISCONNECT:
 		ret = rdma_disconnect(pe->rdma);
-		return ret ? kperf_rdma_cm_fail(run, pe, ret, "answering a destroyed id's DREQ") : 0;
+		if (ret)
+			return kperf_rdma_cm_fail(run, pe, ret,
+						  "answering a destroyed id's DREQ");
+		return 0;
 	default:
 		return 0;
 	}
@@ -270,7 +277,10 @@ static int kperf_abort_dev_hears(struct kperf_run *run, unsigned int i)
 	case KPERF_ABORT_ESTABLISHED:	/* a DREQ */
 	case KPERF_ABORT_DISCONNECT:	/* the DREP of the destroy */
 		ret = kperf_rdma_cm_step(ce, KPERF_CM_UP, KPERF_CM_DOWN);
-		return ret ? kperf_rdma_cm_fail(run, ce, ret, "hearing the end of a destroyed id") : 0;
+		if (ret)
+			return kperf_rdma_cm_fail(run, ce, ret,
+						  "hearing the end of a destroyed id");
+		return 0;
 	default:
 		return 0;
 	}

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* ib_kperf mcast=1 cm=rdma: the group joined through rdma_join_multicast(), as a ULP or rdma_ucm's users join one. */
+/*
+ * ib_kperf mcast=1 cm=rdma: the group joined through rdma_join_multicast(), as
+ * a ULP or rdma_ucm's users join one.
+ */
 /*
  * Each side makes a UD id of the UDP port space in its GID's net
  * device's namespace, binds it to its GID's IPv4 address and joins
@@ -109,8 +112,10 @@ static int kperf_rdma_mcast_one(struct kperf_run *run,
 					 msecs_to_jiffies(KPERF_CM_WAIT_MS)))
 		return kperf_run_fail(run, -ETIMEDOUT, "no event for the join of %pI4",
 				      &rm->group.sin_addr);
+	/* pairs with the smp_store_release() in kperf_rdma_mcast_handler() */
 	if (smp_load_acquire(&me->event) != RDMA_CM_EVENT_MULTICAST_JOIN)
-		return kperf_run_fail(run, me->status ?: -EIO, "joining %pI4: multicast error (status %d)",
+		return kperf_run_fail(run, me->status ?: -EIO,
+				      "joining %pI4: multicast error (status %d)",
 				      &rm->group.sin_addr, me->status);
 	return 0;
 }

@@ -126,7 +126,8 @@ struct kperf_rping {
 	u64 timewait_ns;
 };
 
-#define KPERF_RPING_EV(e)	[RDMA_CM_EVENT_##e] = #e
+#define KPERF_RPING_EV(e) \
+	[RDMA_CM_EVENT_##e] = #e
 
 /* The events' names in result lines: the enum's, without its prefix. */
 static const char *const kperf_rping_events[] = {
@@ -408,7 +409,8 @@ static void kperf_rping_info(struct kperf_run *run, struct kperf_rping *r)
 	rdma_read_gids(id, &sgid, NULL);
 	if (ib_query_qp(id->qp, &attr, IB_QP_DEST_QPN | IB_QP_PATH_MTU, &init))
 		memset(&attr, 0, sizeof(attr));
-	seq_buf_printf(run->out, "info mode=rping role=%s dev=%s port=%u gid=%pI6c local=%pISpc remote=%pISpc qpn=%#x peer_qpn=%#x mtu=%d\n",
+	seq_buf_printf(run->out,
+		       "info mode=rping role=%s dev=%s port=%u gid=%pI6c local=%pISpc remote=%pISpc qpn=%#x peer_qpn=%#x mtu=%d\n",
 		       kperf_rping_server(run) ? "server" : "client",
 		       dev_name(&id->device->dev), id->port_num, sgid.raw,
 		       &id->route.addr.src_addr, &id->route.addr.dst_addr,
@@ -501,7 +503,8 @@ static int kperf_rping_recv(struct kperf_run *run, struct kperf_rping *r,
 	if (ret)
 		return ret;
 	if (wc.opcode != IB_WC_RECV || wc.byte_len != sizeof(*m))
-		return kperf_run_fail(run, -EBADMSG, "ping %u: a message of %u bytes (opcode %d); rping's have %zu",
+		return kperf_run_fail(run, -EBADMSG,
+				      "ping %u: a message of %u bytes (opcode %d); rping's have %zu",
 				      n, wc.byte_len, wc.opcode, sizeof(*m));
 	memcpy(m, r->msg.va + KPERF_RPING_RECV_OFF, sizeof(*m));
 	ret = kperf_rping_post_recv(r, r->conn.rdma->qp);
@@ -555,7 +558,8 @@ static int kperf_rping_client_ping(struct kperf_run *run,
 	if (run->p.verify) {
 		at = kperf_rping_diff(src->va, sink->va, size);
 		if (at < size)
-			return kperf_run_fail(run, -EBADMSG, "ping %u: the echo differs from the ping at byte %u (%#x, not %#x)",
+			return kperf_run_fail(run, -EBADMSG,
+					      "ping %u: the echo differs from the ping at byte %u (%#x, not %#x)",
 					      n, at, ((u8 *)sink->va)[at],
 					      ((u8 *)src->va)[at]);
 		r->verified += size;
@@ -572,12 +576,14 @@ static int kperf_rping_check_read(struct kperf_run *run, struct kperf_rping *r,
 	const char *got = r->data[0].buf.va;
 
 	if (len != size)
-		return kperf_run_fail(run, -EBADMSG, "ping %u: the client's source has %u bytes, size=%u",
+		return kperf_run_fail(run, -EBADMSG,
+				      "ping %u: the client's source has %u bytes, size=%u",
 				      n, len, size);
 	kperf_rping_pattern(r->expect, size, n);
 	at = kperf_rping_diff(r->expect, got, size);
 	if (at < size)
-		return kperf_run_fail(run, -EBADMSG, "ping %u: byte %u read is %#x, rping's client sends %#x",
+		return kperf_run_fail(run, -EBADMSG,
+				      "ping %u: byte %u read is %#x, rping's client sends %#x",
 				      n, at, (u8)got[at], (u8)r->expect[at]);
 	r->verified += size;
 	return 0;
@@ -600,7 +606,8 @@ static int kperf_rping_server_ping(struct kperf_run *run,
 		return ret;
 	len = be32_to_cpu(m.size);
 	if (len > run->p.size)
-		return kperf_run_fail(run, -EBADMSG, "ping %u: the client's source has %u bytes, more than size=%u",
+		return kperf_run_fail(run, -EBADMSG,
+				      "ping %u: the client's source has %u bytes, more than size=%u",
 				      n, len, run->p.size);
 	ret = kperf_rping_rdma(run, r, IB_WR_RDMA_READ, &m, len);
 	if (!ret && run->p.verify)
@@ -614,7 +621,8 @@ static int kperf_rping_server_ping(struct kperf_run *run,
 	/* What rping echoes: the text read, up to and with its 0. */
 	out = min_t(size_t, strnlen(buf, len) + 1, len);
 	if (out > be32_to_cpu(m.size))
-		return kperf_run_fail(run, -EBADMSG, "ping %u: the client's sink has %u bytes, the echo %u",
+		return kperf_run_fail(run, -EBADMSG,
+				      "ping %u: the client's sink has %u bytes, the echo %u",
 				      n, be32_to_cpu(m.size), out);
 	ret = kperf_rping_rdma(run, r, IB_WR_RDMA_WRITE, &m, out);
 	if (!ret)
@@ -739,7 +747,8 @@ static int kperf_rping_serve(struct kperf_run *run, struct kperf_rping *r)
 	if (kperf_cm_end_state(ce) != KPERF_CM_DOWN)
 		return kperf_rping_fail(run, ce, -ECONNRESET, "serving");
 	if (run->p.iters && r->pings != run->p.iters)
-		return kperf_run_fail(run, -EBADMSG, "the client disconnected after %llu pings, iters=%u",
+		return kperf_run_fail(run, -EBADMSG,
+				      "the client disconnected after %llu pings, iters=%u",
 				      r->pings, run->p.iters);
 	return 0;
 }
@@ -823,7 +832,8 @@ static void kperf_rping_result(struct kperf_run *run, struct kperf_rping *r,
 {
 	const struct kperf_params *p = &run->p;
 
-	seq_buf_printf(run->out, "result mode=rping role=%s addr=%pISc port=%u size=%u iters=%u verify=%d pings=%llu bytes_verified=%llu",
+	seq_buf_printf(run->out,
+		       "result mode=rping role=%s addr=%pISc port=%u size=%u iters=%u verify=%d pings=%llu bytes_verified=%llu",
 		       kperf_rping_server(run) ? "server" : "client",
 		       &p->addr, p->port, p->size, p->iters, p->verify,
 		       r->pings, r->verified);
@@ -901,6 +911,10 @@ int kperf_rping_run(const struct kperf_params *p, struct seq_buf *out)
 	return ret;
 }
 
+/* A refusal too long for one line once indented; its words are the interface. */
+#define KPERF_RPING_KEYS \
+	"mode=rping takes only role, addr, port, iters, size, verify, timewait and timeout_ms"
+
 /**
  * kperf_rping_check() - the rules of mode=rping's keys
  * @p: a parsed command of mode=rping
@@ -912,7 +926,7 @@ const char *kperf_rping_check(const struct kperf_params *p)
 	const struct sockaddr_in *sin = (const struct sockaddr_in *)&p->addr;
 
 	if (p->not_rping)
-		return "mode=rping takes only role, addr, port, iters, size, verify, timewait and timeout_ms";
+		return KPERF_RPING_KEYS;
 	if (p->bind.ss_family)
 		return "mode=rping takes no bind= (mode=mckey's)";
 	if (p->role == KPERF_RPING_NONE)

@@ -12,6 +12,10 @@
 #define KPERF_SRQ_PRIMED	3
 #define KPERF_SRQ_LIMIT		2
 
+/* A refusal too long for one line once indented; its words are the interface. */
+#define KPERF_SRQ_QP_ERR \
+	"srq=1 does not go with fault=qp_err (a QP in error leaves the SRQ's receives alone)"
+
 /**
  * kperf_srq_check() - the rules of srq=1
  * @p: the command, defaults filled in
@@ -27,7 +31,7 @@ const char *kperf_srq_check(const struct kperf_params *p)
 	if (p->mr != KPERF_MR_DMA)
 		return "srq=1 needs mr=dma";
 	if (p->fault == KPERF_FAULT_QP_ERR)
-		return "srq=1 does not go with fault=qp_err (a QP in error leaves the SRQ's receives alone)";
+		return KPERF_SRQ_QP_ERR;
 	return NULL;
 }
 
@@ -97,7 +101,8 @@ static int kperf_srq_take(struct kperf_run *run, u32 i)
 	if (ret)
 		return ret;
 	if (wc.qp != want)
-		return kperf_run_fail(run, -EBADMSG, "SRQ receive %u completed on QP %#x, expected %#x",
+		return kperf_run_fail(run, -EBADMSG,
+				      "SRQ receive %u completed on QP %#x, expected %#x",
 				      i, wc.qp->qp_num, want->qp_num);
 	return 0;
 }
@@ -113,7 +118,8 @@ static int kperf_srq_wait_event(struct kperf_run *run)
 		if (ret)
 			return ret;
 		if (time_after(jiffies, end))
-			return kperf_run_fail(run, -ETIMEDOUT, "no IB_EVENT_SRQ_LIMIT_REACHED after the SRQ fell below its limit %u",
+			return kperf_run_fail(run, -ETIMEDOUT,
+					      "no IB_EVENT_SRQ_LIMIT_REACHED after the SRQ fell below its limit %u",
 					      KPERF_SRQ_LIMIT);
 		usleep_range(100, 200);
 	}

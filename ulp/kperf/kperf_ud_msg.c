@@ -33,7 +33,8 @@ int kperf_ud_msg_alloc(struct kperf_run *run, struct kperf_side *s,
 	m->count = run->p.iters;
 	m->size = run->p.size;
 	if (m->size > mtu)
-		return kperf_run_fail(run, -EINVAL, "size=%u is larger than the active MTU %d of %s port %u (%s refuses it too)",
+		return kperf_run_fail(run, -EINVAL,
+				      "size=%u is larger than the active MTU %d of %s port %u (%s refuses it too)",
 				      m->size, mtu, dev_name(&s->ibdev->dev),
 				      s->port, tool);
 	m->slot = KPERF_UD_GRH + m->size;
@@ -159,11 +160,13 @@ int kperf_ud_msg_check(struct kperf_run *run, struct kperf_ud_msg *m,
 
 	if (wc->opcode != IB_WC_RECV || !(wc->wc_flags & IB_WC_WITH_IMM) ||
 	    wc->byte_len != m->slot)
-		return kperf_run_fail(run, -EBADMSG, "message %u: %u bytes (opcode %d, flags %#x); %s's have %u and an immediate",
+		return kperf_run_fail(run, -EBADMSG,
+				      "message %u: %u bytes (opcode %d, flags %#x); %s's have %u and an immediate",
 				      m->received, wc->byte_len, wc->opcode,
 				      wc->wc_flags, m->tool, m->slot);
 	if (imm != wc->src_qp)
-		return kperf_run_fail(run, -EBADMSG, "message %u from QP %#x says it is from QP %#x",
+		return kperf_run_fail(run, -EBADMSG,
+				      "message %u from QP %#x says it is from QP %#x",
 				      m->received, wc->src_qp, imm);
 	if (!*peer_qpn)
 		*peer_qpn = wc->src_qp;
@@ -201,7 +204,8 @@ int kperf_ud_msg_wait(struct kperf_run *run, struct kperf_side *s,
 		if (!ret) {
 			ret = kperf_run_idle(run);
 			if (ret == -ETIMEDOUT)
-				return kperf_run_fail(run, ret, "%u of %u messages received, %u of %u sent in time",
+				return kperf_run_fail(run, ret,
+						      "%u of %u messages received, %u of %u sent in time",
 						      m->received, recvs, m->sent, sends);
 			if (ret)
 				return ret;

@@ -255,7 +255,8 @@ static void kperf_udaddy_info(struct kperf_run *run, struct kperf_udaddy *u)
 {
 	struct rdma_cm_id *id = u->conn.rdma;
 
-	seq_buf_printf(run->out, "info mode=udaddy role=%s dev=%s port=%u local=%pISpc remote=%pISpc qpn=%#x qkey=%#x",
+	seq_buf_printf(run->out,
+		       "info mode=udaddy role=%s dev=%s port=%u local=%pISpc remote=%pISpc qpn=%#x qkey=%#x",
 		       kperf_udaddy_server(run) ? "server" : "client",
 		       dev_name(&id->device->dev), id->port_num,
 		       &id->route.addr.src_addr, &id->route.addr.dst_addr,
@@ -287,7 +288,8 @@ static int kperf_udaddy_reply_ah(struct kperf_run *run,
 	ipv6_addr_set_v4mapped(((struct sockaddr_in *)&id->route.addr.dst_addr)->sin_addr.s_addr,
 			       (struct in6_addr *)want.raw);
 	if (memcmp(rdma_ah_read_grh(&attr)->dgid.raw, want.raw, sizeof(want))) {
-		ret = kperf_run_fail(run, -EBADMSG, "the first message came from %pI6c, the SIDR REQ from %pISc",
+		ret = kperf_run_fail(run, -EBADMSG,
+				     "the first message came from %pI6c, the SIDR REQ from %pISc",
 				     rdma_ah_read_grh(&attr)->dgid.raw,
 				     &id->route.addr.dst_addr);
 		goto out;
@@ -323,14 +325,16 @@ static int kperf_udaddy_check_answer(struct kperf_run *run,
 	dst = (const struct sockaddr_in *)&u->conn.rdma->route.addr.dst_addr;
 	if (memcmp(m + KPERF_UDADDY_IP4_SRC, &src->sin_addr, 4) ||
 	    memcmp(m + KPERF_UDADDY_IP4_DST, &dst->sin_addr, 4))
-		return kperf_run_fail(run, -EBADMSG, "answer %u: the IPv4 header echoed is from %pI4 to %pI4, not %pI4 to %pI4",
+		return kperf_run_fail(run, -EBADMSG,
+				      "answer %u: the IPv4 header echoed is from %pI4 to %pI4, not %pI4 to %pI4",
 				      n, m + KPERF_UDADDY_IP4_SRC,
 				      m + KPERF_UDADDY_IP4_DST,
 				      &src->sin_addr, &dst->sin_addr);
 	if (memcmp(m + KPERF_UD_GRH,
 		   kperf_ud_msg_out(&u->msg, run->p.iters - 1, &addr),
 		   size - KPERF_UD_GRH))
-		return kperf_run_fail(run, -EBADMSG, "answer %u does not echo the head of our last message",
+		return kperf_run_fail(run, -EBADMSG,
+				      "answer %u does not echo the head of our last message",
 				      n);
 	u->verified += size - KPERF_UD_GRH + 8;
 	return 0;
@@ -506,7 +510,8 @@ static void kperf_udaddy_result(struct kperf_run *run, struct kperf_udaddy *u,
 {
 	const struct kperf_params *p = &run->p;
 
-	seq_buf_printf(run->out, "result mode=udaddy role=%s addr=%pISc port=%u size=%u iters=%u verify=%d received=%u sent=%u bytes_verified=%llu peer_qpn=%#x",
+	seq_buf_printf(run->out,
+		       "result mode=udaddy role=%s addr=%pISc port=%u size=%u iters=%u verify=%d received=%u sent=%u bytes_verified=%llu peer_qpn=%#x",
 		       kperf_udaddy_server(run) ? "server" : "client",
 		       &p->addr, p->port, p->size, p->iters, p->verify,
 		       u->msg.received, u->msg.sent, u->verified, u->peer_qpn);
@@ -577,6 +582,10 @@ int kperf_udaddy_run(const struct kperf_params *p, struct seq_buf *out)
 	return ret;
 }
 
+/* A refusal too long for one line once indented; its words are the interface. */
+#define KPERF_UDADDY_KEYS \
+	"mode=udaddy takes only role, addr, port, iters, size, verify and timeout_ms"
+
 /**
  * kperf_udaddy_check() - the rules of mode=udaddy's keys
  * @p: a parsed command of mode=udaddy
@@ -588,7 +597,7 @@ const char *kperf_udaddy_check(const struct kperf_params *p)
 	const struct sockaddr_in *sin = (const struct sockaddr_in *)&p->addr;
 
 	if (p->not_rping)
-		return "mode=udaddy takes only role, addr, port, iters, size, verify and timeout_ms";
+		return KPERF_UDADDY_KEYS;
 	if (p->bind.ss_family)
 		return "mode=udaddy binds the client to the address the route gives (no bind=)";
 	if (p->timewait)
