@@ -227,6 +227,7 @@ int uverbs_cmd_query_port(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_alloc_pd(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_dealloc_pd(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_reg_mr(struct uverbs_cmd_ctx *ctx);
+int uverbs_cmd_rereg_mr(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_dereg_mr(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_alloc_mw(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_dealloc_mw(struct uverbs_cmd_ctx *ctx);
