@@ -7,7 +7,9 @@
 # 0; a process holding an MR shows in "rdma res show mr" with its pid and
 # comm, and once it is killed its pins are gone system-wide
 # (/proc/vmstat nr_foll_pin_*); libibverbs' unmodified rxe provider
-# registers and deregisters MRs (ibv_reg_mr through ctypes).
+# registers and deregisters MRs (ibv_reg_mr through ctypes). REREG_MR
+# (uverbs-mr.py rereg): ACCESS and PD in place, TRANS and a read-only MR
+# made writable as a new MR behind the same handle, 6.1's errnos.
 TEST_TIMEOUT=600
 
 . "$RDMAOOT_TOP/scripts/guest/uverbs-env.sh"
@@ -91,6 +93,13 @@ check_exit() {
 	t_log "pins held after the kill: $(pins_held) (before: $before)"
 }
 
+check_rereg() {
+	local out
+	out=$(mr_py rereg "$UVDEV" "$IBDEV" 2>&1) || { printf '%s\n' "$out"; t_fail "uverbs-mr.py rereg found a wrong answer"; }
+	printf '%s\n' "$out"
+	t_eq "user MRs after the rereg file closed" 0 "$(user_mrs)"
+}
+
 check_ibv() {
 	local out
 	if [ ! -e /usr/lib/x86_64-linux-gnu/libibverbs.so.1 ]; then
@@ -105,6 +114,7 @@ test_run() {
 	uv_rxe_add
 	uv_uverbs_up
 	check_abi
+	check_rereg
 	check_limit
 	check_exit
 	check_ibv
