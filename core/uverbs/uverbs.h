@@ -145,6 +145,11 @@ struct ib_uobject *uverbs_uobj_get_read(struct ib_uverbs_file *file,
 					const struct uverbs_api_object *type,
 					u32 handle);
 void uverbs_uobj_put_read(struct ib_uobject *uobj);
+struct ib_uobject *uverbs_uobj_get_write(struct ib_uverbs_file *file,
+					 const struct uverbs_api_object *type,
+					 u32 handle);
+void uverbs_uobj_put_write(struct ib_uobject *uobj);
+void *uverbs_uobj_replace(struct ib_uobject *uobj, void *object);
 int uverbs_uobj_destroy(struct ib_uverbs_file *file,
 			const struct uverbs_api_object *type, u32 handle);
 void uverbs_uobj_destroy_all(struct ib_uverbs_file *file);
@@ -222,6 +227,7 @@ int uverbs_cmd_query_port(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_alloc_pd(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_dealloc_pd(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_reg_mr(struct uverbs_cmd_ctx *ctx);
+int uverbs_cmd_rereg_mr(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_dereg_mr(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_alloc_mw(struct uverbs_cmd_ctx *ctx);
 int uverbs_cmd_dealloc_mw(struct uverbs_cmd_ctx *ctx);

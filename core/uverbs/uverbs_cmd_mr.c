@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Memory regions from user space: REG_MR, DEREG_MR and the MR's kind in the handle table. */
+/* Memory regions from user space: REG_MR, REREG_MR, DEREG_MR and the MR's kind in the handle table. */
 /*
  * The driver pins the memory (ib_umem_get() in its reg_user_mr) and
  * releases it in dereg_mr; the core's part is the MR's fields, the PD's
@@ -38,8 +38,7 @@ const struct uverbs_api_object uverbs_obj_mr = { .type = &uverbs_mr_type };
 
 /* The core's fields of an MR the driver just registered on @pd. */
 static void uverbs_mr_attach(struct ib_mr *mr, struct ib_pd *pd,
-			     struct ib_uobject *uobj,
-			     const struct ib_uverbs_reg_mr *cmd)
+			     struct ib_uobject *uobj, u64 iova, u64 length)
 {
 	mr->device = pd->device;
 	mr->pd = pd;
@@ -47,8 +46,8 @@ static void uverbs_mr_attach(struct ib_mr *mr, struct ib_pd *pd,
 	mr->dm = NULL;
 	mr->sig_attrs = NULL;
 	mr->uobject = uobj;
-	mr->iova = cmd->hca_va;
-	mr->length = cmd->length;
+	mr->iova = iova;
+	mr->length = length;
 	atomic_inc(&pd->usecnt);
 	rdma_restrack_new(&mr->res, RDMA_RESTRACK_MR);
 	rdma_restrack_set_name(&mr->res, NULL);
@@ -73,7 +72,7 @@ static struct ib_mr *uverbs_mr_register(struct uverbs_cmd_ctx *ctx,
 					 cmd->hca_va, cmd->access_flags,
 					 &ctx->driver_udata);
 	if (!IS_ERR(mr))
-		uverbs_mr_attach(mr, pd, uobj, cmd);
+		uverbs_mr_attach(mr, pd, uobj, cmd->hca_va, cmd->length);
 	uverbs_uobj_put_read(pd_uobj);
 	return mr;
 }
@@ -150,4 +149,170 @@ int uverbs_cmd_dereg_mr(struct uverbs_cmd_ctx *ctx)
 
 	return ret ? ret : uverbs_uobj_destroy(ctx->file, &uverbs_obj_mr,
 					       cmd.mr_handle);
+}
+
+/* REREG_MR's checks of the request alone, in 6.1's order. */
+static int uverbs_rereg_check(const struct ib_uverbs_rereg_mr *cmd)
+{
+	if (!cmd->flags)
+		return -EINVAL;
+	if (cmd->flags & ~IB_MR_REREG_SUPPORTED)
+		return -EOPNOTSUPP;
+	if ((cmd->flags & IB_MR_REREG_TRANS) &&
+	    (cmd->start & ~PAGE_MASK) != (cmd->hca_va & ~PAGE_MASK))
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * The driver changed @mr in place: move it to @pd (whose use count it
+ * takes over from the old PD) and take the new translation. Restrack
+ * readers do not lock against the PD change, so it waits them out.
+ */
+static void uverbs_mr_update(struct ib_mr *mr, struct ib_pd *pd,
+			     const struct ib_uverbs_rereg_mr *cmd)
+{
+	struct ib_pd *old_pd = mr->pd;
+
+	if (pd != old_pd) {
+		atomic_inc(&pd->usecnt);
+		WRITE_ONCE(mr->pd, pd);
+		rdma_restrack_sync(&mr->res);
+		atomic_dec(&old_pd->usecnt);
+	}
+	if (cmd->flags & IB_MR_REREG_TRANS) {
+		mr->iova = cmd->hca_va;
+		mr->length = cmd->length;
+	}
+}
+
+/*
+ * The driver answered with @new_mr: it takes the handle @uobj (held for
+ * writing), then the old MR goes. The driver made sure it can (no memory
+ * windows on it); should it still refuse, the old MR is lost to user
+ * space, as a forced destroy would lose it.
+ */
+static void uverbs_mr_swap(struct ib_uobject *uobj, struct ib_mr *new_mr,
+			   struct ib_pd *pd, const struct ib_uverbs_rereg_mr *cmd)
+{
+	struct ib_mr *old = uobj->object;
+	struct ib_udata none = {};
+	bool trans = cmd->flags & IB_MR_REREG_TRANS;
+	int ret;
+
+	uverbs_mr_attach(new_mr, pd, uobj, trans ? cmd->hca_va : old->iova,
+			 trans ? cmd->length : old->length);
+	uverbs_uobj_replace(uobj, new_mr);
+	ret = ib_dereg_mr_user(old, &none);
+	if (ret)
+		pr_warn("%s: MR replaced by rereg not freed: %d\n",
+			dev_name(&old->device->dev), ret);
+}
+
+/* The PD REREG_MR moves @mr to (NULL in *@pd_uobj: it stays where it is). */
+static struct ib_pd *uverbs_rereg_pd(struct uverbs_cmd_ctx *ctx,
+				     struct ib_mr *mr,
+				     struct ib_uverbs_rereg_mr *cmd,
+				     struct ib_uobject **pd_uobj)
+{
+	*pd_uobj = NULL;
+	if (!(cmd->flags & IB_MR_REREG_PD))
+		return mr->pd;
+	*pd_uobj = uverbs_uobj_get_read(ctx->file, &uverbs_obj_pd,
+					cmd->pd_handle);
+	if (IS_ERR(*pd_uobj))
+		return ERR_CAST(*pd_uobj);
+	if ((*pd_uobj)->object != mr->pd)
+		return (*pd_uobj)->object;
+	/* the same PD: no PD change, as 6.1 tells the driver */
+	uverbs_uobj_put_read(*pd_uobj);
+	*pd_uobj = NULL;
+	cmd->flags &= ~IB_MR_REREG_PD;
+	return mr->pd;
+}
+
+/* Run the driver's rereg on the MR of @uobj; the MR behind it after, or an ERR_PTR. */
+static struct ib_mr *uverbs_mr_rereg(struct uverbs_cmd_ctx *ctx,
+				     struct ib_uobject *uobj,
+				     struct ib_uverbs_rereg_mr *cmd)
+{
+	struct ib_mr *mr = uobj->object, *new_mr;
+	struct ib_uobject *pd_uobj;
+	struct ib_pd *pd;
+	int ret;
+
+	if (mr->dm)
+		return ERR_PTR(-EINVAL);
+	if (cmd->flags & IB_MR_REREG_ACCESS) {
+		ret = ib_check_mr_access(mr->device, cmd->access_flags);
+		if (ret)
+			return ERR_PTR(ret);
+	}
+	pd = uverbs_rereg_pd(ctx, mr, cmd, &pd_uobj);
+	if (IS_ERR(pd))
+		return ERR_CAST(pd);
+	new_mr = mr->device->ops.rereg_user_mr(mr, cmd->flags, cmd->start,
+					       cmd->length, cmd->hca_va,
+					       cmd->access_flags, pd,
+					       &ctx->driver_udata);
+	if (IS_ERR(new_mr))
+		goto out;
+	if (new_mr)
+		uverbs_mr_swap(uobj, new_mr, pd, cmd);
+	else
+		uverbs_mr_update(mr, pd, cmd);
+	new_mr = uobj->object;
+out:
+	if (pd_uobj)
+		uverbs_uobj_put_read(pd_uobj);
+	return new_mr;
+}
+
+/**
+ * uverbs_cmd_rereg_mr() - IB_USER_VERBS_CMD_REREG_MR
+ * @ctx: the command
+ *
+ * Changes an MR's translation (IB_MR_REREG_TRANS: @start, @length and
+ * @hca_va as REG_MR takes them), PD (IB_MR_REREG_PD: @pd_handle) and/or
+ * access (IB_MR_REREG_ACCESS: @access_flags). The driver changes the MR
+ * in place or registers a new one, which then takes the handle while the
+ * old one is deregistered; either way the response has the keys to use
+ * from now on. The handle is held alone meanwhile: other commands naming
+ * it answer -EBUSY.
+ *
+ * Context: Process context, may sleep.
+ * Return: 0 with the lkey and rkey in the response; -EINVAL for no flags,
+ * an offset mismatch with IB_MR_REREG_TRANS, an MR on device memory, bad
+ * access flags, or a handle that is not an MR (or a PD) of this file;
+ * -EOPNOTSUPP for unknown flags; -EBUSY while another command uses the
+ * MR or the PD; -EFAULT for the response; or the driver's error (the MR
+ * is then as it was).
+ */
+int uverbs_cmd_rereg_mr(struct uverbs_cmd_ctx *ctx)
+{
+	struct ib_uverbs_rereg_mr_resp resp = {};
+	struct ib_uverbs_rereg_mr cmd;
+	struct ib_uobject *uobj;
+	struct ib_mr *mr;
+	int ret = uverbs_cmd_request(ctx, &cmd, sizeof(cmd));
+
+	if (ret)
+		return ret;
+	ret = uverbs_rereg_check(&cmd);
+	if (ret)
+		return ret;
+	uobj = uverbs_uobj_get_write(ctx->file, &uverbs_obj_mr, cmd.mr_handle);
+	if (IS_ERR(uobj))
+		return PTR_ERR(uobj);
+	mr = uverbs_mr_rereg(ctx, uobj, &cmd);
+	if (IS_ERR(mr)) {
+		ret = PTR_ERR(mr);
+		goto out;
+	}
+	resp.lkey = mr->lkey;
+	resp.rkey = mr->rkey;
+	ret = uverbs_cmd_response(ctx, &resp, sizeof(resp));
+out:
+	uverbs_uobj_put_write(uobj);
+	return ret;
 }

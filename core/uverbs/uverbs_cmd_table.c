@@ -61,6 +61,11 @@ static const struct uverbs_cmd uverbs_cmds[] = {
 		UVERBS_CMD_UDATA_IO(uverbs_cmd_reg_mr, struct ib_uverbs_reg_mr,
 				    struct ib_uverbs_reg_mr_resp,
 				    UVERBS_NEEDS(reg_user_mr)),
+	[IB_USER_VERBS_CMD_REREG_MR] =
+		UVERBS_CMD_UDATA_IO(uverbs_cmd_rereg_mr,
+				    struct ib_uverbs_rereg_mr,
+				    struct ib_uverbs_rereg_mr_resp,
+				    UVERBS_NEEDS(rereg_user_mr)),
 	[IB_USER_VERBS_CMD_DEREG_MR] =
 		UVERBS_CMD_I(uverbs_cmd_dereg_mr, struct ib_uverbs_dereg_mr,
 			     UVERBS_NEEDS(dereg_mr)),

@@ -4,7 +4,8 @@
  * A handle is an index in the file's xarray. It is reserved (a NULL entry,
  * invisible to lookups) while its object is being created and holds the
  * ib_uobject once published. uobject->usecnt says who has it: > 0 commands
- * using it (lookups for reading), -1 one command destroying it, 0 nobody.
+ * using it (lookups for reading), -1 one command destroying or changing
+ * it alone (REREG_MR may even replace the object), 0 nobody.
  * A lookup never waits: a handle being destroyed answers -EBUSY, as does a
  * destroy while the object is in use. The xarray's lock makes the lookup
  * and the usecnt change one step.
@@ -119,6 +120,73 @@ void uverbs_uobj_put_read(struct ib_uobject *uobj)
 	atomic_dec(&uobj->usecnt);
 }
 EXPORT_SYMBOL_IF_KUNIT(uverbs_uobj_put_read);
+
+/**
+ * uverbs_uobj_get_write() - Look up a handle to change its object alone
+ * @file: the file the handle belongs to
+ * @type: the kind of object the command expects
+ * @handle: the number user space gave
+ *
+ * The handle is claimed as a destroy claims it (usecnt -1): until
+ * uverbs_uobj_put_write(), lookups answer -EBUSY and the object may be
+ * changed or replaced (uverbs_uobj_replace()) without other locks.
+ *
+ * Context: Any context.
+ * Return: the uobject; -EINVAL for no such handle or another kind of
+ * object, -EBUSY while another command uses or destroys it.
+ */
+struct ib_uobject *uverbs_uobj_get_write(struct ib_uverbs_file *file,
+					 const struct uverbs_api_object *type,
+					 u32 handle)
+{
+	struct ib_uobject *uobj;
+
+	xa_lock(&file->uobjs);
+	uobj = xa_load(&file->uobjs, handle);
+	if (!uobj || uobj->uapi_object != type)
+		uobj = ERR_PTR(-EINVAL);
+	else if (atomic_cmpxchg(&uobj->usecnt, 0, -1))
+		uobj = ERR_PTR(-EBUSY);
+	xa_unlock(&file->uobjs);
+	return uobj;
+}
+EXPORT_SYMBOL_IF_KUNIT(uverbs_uobj_get_write);
+
+/**
+ * uverbs_uobj_put_write() - Done with a handle from uverbs_uobj_get_write()
+ * @uobj: the uobject
+ *
+ * Context: Any context.
+ */
+void uverbs_uobj_put_write(struct ib_uobject *uobj)
+{
+	WARN_ON_ONCE(atomic_read(&uobj->usecnt) != -1);
+	atomic_set(&uobj->usecnt, 0);
+}
+EXPORT_SYMBOL_IF_KUNIT(uverbs_uobj_put_write);
+
+/**
+ * uverbs_uobj_replace() - Put a new object behind a handle
+ * @uobj: a uobject the caller holds from uverbs_uobj_get_write()
+ * @object: the new object, of the handle's kind, fully created
+ *
+ * For a driver that answers a change (REREG_MR) with a new object: the
+ * handle keeps its number and its uobject, only ->object changes. The
+ * write claim is the lock: no lookup can see @uobj until it is put, so
+ * later commands find @object only. The caller destroys the old object.
+ *
+ * Context: Any context; the caller holds @uobj for writing.
+ * Return: the old object.
+ */
+void *uverbs_uobj_replace(struct ib_uobject *uobj, void *object)
+{
+	void *old = uobj->object;
+
+	WARN_ON_ONCE(atomic_read(&uobj->usecnt) != -1);
+	uobj->object = object;
+	return old;
+}
+EXPORT_SYMBOL_IF_KUNIT(uverbs_uobj_replace);
 
 /* Claim @uobj for destruction: only when nobody uses it. */
 static int uverbs_uobj_claim(struct ib_uobject *uobj)

@@ -531,6 +531,22 @@ static void rxe_mr_test_mw(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, refcount_read(&to_rmr(t->mr)->key.ref), 1u);
 }
 
+/* Only user MRs can be reregistered; a refused rereg changes nothing. */
+static void rxe_mr_test_rereg_kernel_mr(struct kunit *test)
+{
+	struct mr_test *t = test->priv;
+	u32 rkey = mr_test_reg(test, t, 1, ALL_ACCESS);
+	struct ib_mr *ret;
+
+	ret = rxe_mr_rereg_user(t->mr, IB_MR_REREG_PD | IB_MR_REREG_ACCESS, 0,
+				0, 0, IB_ACCESS_LOCAL_WRITE, &t->pd2->ibpd,
+				NULL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ret), -EINVAL);
+	KUNIT_EXPECT_PTR_EQ(test, to_rmr(t->mr)->pd, t->pd);
+	KUNIT_EXPECT_EQ(test, to_rmr(t->mr)->access, ALL_ACCESS);
+	KUNIT_EXPECT_EQ(test, t->mr->rkey, rkey);
+}
+
 static struct kunit_case rxe_mr_test_cases[] = {
 	KUNIT_CASE(rxe_mr_test_copy_pages),
 	KUNIT_CASE(rxe_mr_test_copy_bounds),
@@ -540,6 +556,7 @@ static struct kunit_case rxe_mr_test_cases[] = {
 	KUNIT_CASE(rxe_mr_test_atomic),
 	KUNIT_CASE(rxe_mr_test_alloc_limits),
 	KUNIT_CASE(rxe_mr_test_mw),
+	KUNIT_CASE(rxe_mr_test_rereg_kernel_mr),
 	{}
 };
 

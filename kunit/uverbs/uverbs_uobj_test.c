@@ -210,11 +210,57 @@ static void uobj_destroy_all_forced_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, stuck.forced, 1);
 }
 
+/*
+ * A handle held for writing is busy for everyone else; the object behind
+ * it can be replaced, and the handle then names the new one.
+ */
+static void uobj_replace_test(struct kunit *test)
+{
+	struct fake_obj a = {}, b = {};
+	u32 h = make(test, &a, &fake_kind);
+	struct ib_uobject *held, *found;
+
+	KUNIT_EXPECT_EQ(test, PTR_ERR(uverbs_uobj_get_write(fake_file,
+							    &other_kind, h)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(uverbs_uobj_get_write(fake_file,
+							    &fake_kind, 999)),
+			-EINVAL);
+	found = uverbs_uobj_get_read(fake_file, &fake_kind, h);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(found));
+	KUNIT_EXPECT_EQ(test, PTR_ERR(uverbs_uobj_get_write(fake_file,
+							    &fake_kind, h)),
+			-EBUSY);
+	uverbs_uobj_put_read(found);
+
+	held = uverbs_uobj_get_write(fake_file, &fake_kind, h);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(held));
+	KUNIT_EXPECT_EQ(test, lookup(h, &fake_kind), -EBUSY);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(uverbs_uobj_get_write(fake_file,
+							    &fake_kind, h)),
+			-EBUSY);
+	KUNIT_EXPECT_EQ(test, uverbs_uobj_destroy(fake_file, &fake_kind, h),
+			-EBUSY);
+	b.handle = h;
+	KUNIT_EXPECT_PTR_EQ(test, uverbs_uobj_replace(held, &b), (void *)&a);
+	uverbs_uobj_put_write(held);
+
+	found = uverbs_uobj_get_read(fake_file, &fake_kind, h);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(found));
+	KUNIT_EXPECT_EQ(test, found->id, h);
+	KUNIT_EXPECT_PTR_EQ(test, found->object, (void *)&b);
+	uverbs_uobj_put_read(found);
+	KUNIT_EXPECT_EQ(test, uverbs_uobj_destroy(fake_file, &fake_kind, h), 0);
+	KUNIT_EXPECT_EQ(test, a.destroyed, 0);
+	KUNIT_EXPECT_EQ(test, b.destroyed, 1);
+}
+
 static struct kunit_case uverbs_uobj_cases[] = {
 	KUNIT_CASE(uobj_reserve_test),
 	KUNIT_CASE(uobj_lookup_test),
 	KUNIT_CASE(uobj_busy_test),
 	KUNIT_CASE(uobj_destroy_fails_test),
+	KUNIT_CASE(uobj_replace_test),
 	KUNIT_CASE(uobj_destroy_all_order_test),
 	KUNIT_CASE(uobj_destroy_all_forced_test),
 	{}

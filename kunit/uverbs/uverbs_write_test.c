@@ -34,6 +34,7 @@ static const struct lookup_case lookup_cases[] = {
 	{ "ALLOC_PD", IB_USER_VERBS_CMD_ALLOC_PD, 0, true, false },
 	{ "DEALLOC_PD", IB_USER_VERBS_CMD_DEALLOC_PD, 0, true, false },
 	{ "REG_MR", IB_USER_VERBS_CMD_REG_MR, 0, true, false },
+	{ "REREG_MR", IB_USER_VERBS_CMD_REREG_MR, 0, true, false },
 	{ "DEREG_MR", IB_USER_VERBS_CMD_DEREG_MR, 0, true, false },
 	{ "ALLOC_MW", IB_USER_VERBS_CMD_ALLOC_MW, 0, true, false },
 	{ "DEALLOC_MW", IB_USER_VERBS_CMD_DEALLOC_MW, 0, true, false },
@@ -119,6 +120,37 @@ static void uverbs_cmd_supported_test(struct kunit *test)
 	dev->ops.query_port = fake_query_port;
 	KUNIT_EXPECT_TRUE(test, uverbs_cmd_supported(port, dev));
 	KUNIT_EXPECT_FALSE(test, uverbs_cmd_supported(cq, dev));
+}
+
+static struct ib_mr *fake_rereg(struct ib_mr *mr, int flags, u64 start,
+				u64 length, u64 virt_addr, int access,
+				struct ib_pd *pd, struct ib_udata *udata)
+{
+	return NULL;
+}
+
+/*
+ * REREG_MR as 6.1 declares it: a 48-byte request (response address,
+ * handle, flags, start, length, hca_va, PD handle, access), an 8-byte
+ * response (lkey, rkey), driver data after both; offered only by a
+ * driver with rereg_user_mr.
+ */
+static void uverbs_cmd_rereg_mr_row_test(struct kunit *test)
+{
+	struct ib_device *dev = kunit_kzalloc(test, sizeof(*dev), GFP_KERNEL);
+	const struct uverbs_cmd *cmd = uverbs_cmd_lookup(IB_USER_VERBS_CMD_REREG_MR);
+
+	KUNIT_ASSERT_NOT_NULL(test, dev);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(cmd));
+	KUNIT_EXPECT_EQ(test, IB_USER_VERBS_CMD_REREG_MR, 11);
+	KUNIT_EXPECT_EQ(test, cmd->req_size, 48);
+	KUNIT_EXPECT_EQ(test, cmd->resp_size, 8);
+	KUNIT_EXPECT_TRUE(test, cmd->has_resp);
+	KUNIT_EXPECT_TRUE(test, cmd->has_udata);
+	KUNIT_EXPECT_FALSE(test, cmd->is_ex);
+	KUNIT_EXPECT_FALSE(test, uverbs_cmd_supported(cmd, dev));
+	dev->ops.rereg_user_mr = fake_rereg;
+	KUNIT_EXPECT_TRUE(test, uverbs_cmd_supported(cmd, dev));
 }
 
 /* ---- Legacy headers ------------------------------------------------------ */
@@ -281,6 +313,7 @@ static void uverbs_hdr_ex_test(struct kunit *test)
 static struct kunit_case uverbs_write_cases[] = {
 	KUNIT_CASE_PARAM(uverbs_cmd_lookup_test, lookup_gen_params),
 	KUNIT_CASE(uverbs_cmd_supported_test),
+	KUNIT_CASE(uverbs_cmd_rereg_mr_row_test),
 	KUNIT_CASE_PARAM(uverbs_hdr_legacy_test, legacy_gen_params),
 	KUNIT_CASE_PARAM(uverbs_hdr_ex_test, ex_gen_params),
 	{}

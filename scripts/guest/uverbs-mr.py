@@ -13,12 +13,18 @@
 #                      the file GO exists (or a kill), exit without dereg
 #   ibv IBDEV          ibv_open_device, ibv_alloc_pd, ibv_reg_mr,
 #                      ibv_dereg_mr through the unmodified rxe provider
+#   rereg DEVFILE IBDEV  REREG_MR: ACCESS and PD in place (same keys),
+#                      TRANS and a read-only MR made writable as a new MR
+#                      (new keys, same handle, old keys gone from
+#                      "rdma res show mr", pins moved), and 6.1's errnos
 import ctypes
 import errno
 import importlib.util
+import json
 import mmap
 import os
 import struct
+import subprocess
 import sys
 import time
 
@@ -33,7 +39,9 @@ uw = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(uw)
 legacy = uw.legacy
 
-REG_MR, DEREG_MR, ALLOC_MW, DEALLOC_MW = 9, 13, 14, 16
+REG_MR, REREG_MR, DEREG_MR, ALLOC_MW, DEALLOC_MW = 9, 11, 13, 14, 16
+# IB_MR_REREG_*
+TRANS, NEWPD, ACCESS = 1, 2, 4
 PAGE = mmap.PAGESIZE
 # IB_ACCESS_*
 LW, RW, RR, RA, MWB, ODP = 1, 2, 4, 8, 16, 64
@@ -80,6 +88,15 @@ class Dev:
                            self.pd if pd is None else pd, access)
         err = write(self.fd, legacy(REG_MR, body, 12))
         return (err,) + struct.unpack("<III", r.raw)
+
+    def rereg_mr(self, handle, flags, start=0, length=0, hca_va=None,
+                 pd=0, access=0):
+        """(errno, lkey, rkey)"""
+        r, addr = buf(8)
+        body = struct.pack("<QIIQQQII", addr, handle, flags, start, length,
+                           start if hca_va is None else hca_va, pd, access)
+        err = write(self.fd, legacy(REREG_MR, body, 8))
+        return (err,) + struct.unpack("<II", r.raw)
 
     def dereg_mr(self, handle):
         return write(self.fd, legacy(DEREG_MR, struct.pack("<I", handle), 0))
@@ -379,6 +396,115 @@ def mode_ibv(ibdev):
     ibv.ibv_free_device_list(devs)
 
 
+def res_mrs(ibdev):
+    """{rkey: (mrlen, pdn)} of this process's MRs, from rdma res show mr."""
+    out = subprocess.run(["rdma", "-j", "res", "show", "mr", "dev", ibdev],
+                         capture_output=True, text=True, check=False).stdout
+    mrs = {}
+    for mr in json.loads(out or "[]"):
+        if mr.get("pid") == os.getpid():
+            # iproute2 prints keys in hex, without 0x in its JSON
+            rkey = mr["rkey"]
+            rkey = rkey if isinstance(rkey, int) else int(rkey, 16)
+            mrs[rkey] = (mr.get("mrlen"), mr.get("pdn"))
+    return mrs
+
+
+def rereg_in_place(dev, ibdev, base):
+    """ACCESS and PD change the MR in place: keys, pins and handle stay."""
+    pd2 = dev.alloc_pd()
+    err, h, lkey, rkey = dev.reg_mr(base, 4 * PAGE, LW | RR)
+    check("REG_MR for rereg", err == 0, f"({name(err)})")
+    pin0 = vm_pin()
+    err, lk, rk = dev.rereg_mr(h, ACCESS, access=LW | RW | RR | RA)
+    check("REREG_MR ACCESS in place", err == 0 and (lk, rk) == (lkey, rkey)
+          and vm_pin() == pin0, f"({name(err)}, keys {lk:#x} {rk:#x})")
+    pdn0 = res_mrs(ibdev).get(rkey, (0, None))[1]
+    err, lk, rk = dev.rereg_mr(h, NEWPD, pd=pd2)
+    check("REREG_MR PD in place", err == 0 and (lk, rk) == (lkey, rkey),
+          f"({name(err)}, keys {lk:#x} {rk:#x})")
+    pdn1 = res_mrs(ibdev).get(rkey, (0, None))[1]
+    check("rdma res shows the MR on its new PD",
+          pdn0 is not None and pdn1 is not None and pdn0 != pdn1,
+          f"(pdn {pdn0} -> {pdn1})")
+    check("DEALLOC_PD of the MR's new PD", dev.dealloc_pd(pd2) == errno.EBUSY)
+    err = dev.rereg_mr(h, NEWPD | ACCESS, pd=pd2, access=LW)[0]
+    check("REREG_MR PD to the PD it is on", err == 0, f"({name(err)})")
+    err = dev.rereg_mr(h, NEWPD, pd=dev.pd)[0]
+    check("REREG_MR PD back", err == 0, f"({name(err)})")
+    check("DEALLOC_PD of the PD left", dev.dealloc_pd(pd2) == 0)
+    return h, lkey, rkey
+
+
+def rereg_new(dev, ibdev, base, h, lkey, rkey):
+    """TRANS, and access that writes read-only pins: a new MR, same handle."""
+    pin0 = vm_pin()
+    err, lk, rk = dev.rereg_mr(h, TRANS, base + 8 * PAGE + 16, 2 * PAGE,
+                               hca_va=0x10000010)
+    mrs = res_mrs(ibdev)
+    check("REREG_MR TRANS: new keys", err == 0 and lk != lkey and rk != rkey,
+          f"({name(err)}, keys {lkey:#x} -> {lk:#x})")
+    check("REREG_MR TRANS: pins moved", vm_pin() - pin0 == 3 - 4,
+          f"(VmPin {pin0} -> {vm_pin()} pages)")
+    check("rdma res: old rkey gone, new one 2 pages long",
+          rkey not in mrs and mrs.get(rk, (0,))[0] == 2 * PAGE, f"({mrs})")
+    err, h2, lkey2, rkey2 = dev.reg_mr(base + 16 * PAGE, PAGE, RR)
+    err2, lk2, rk2 = dev.rereg_mr(h2, ACCESS, access=LW | RR)
+    check("REREG_MR of a read-only MR to local write: re-pinned, new keys",
+          err == 0 and err2 == 0 and lk2 != lkey2 and rk2 != rkey2,
+          f"({name(err)} {name(err2)}, keys {lkey2:#x} -> {lk2:#x})")
+    err, lk3, _ = dev.rereg_mr(h2, ACCESS, access=LW)
+    check("REREG_MR to fewer rights: in place", err == 0 and lk3 == lk2,
+          f"({name(err)})")
+    check("DEREG_MR of the rereg'ed MRs",
+          dev.dereg_mr(h) == 0 and dev.dereg_mr(h2) == 0)
+    check("DEREG_MR of the rereg'ed MRs twice",
+          dev.dereg_mr(h) == errno.EINVAL)
+    check("no MR left in rdma res", not res_mrs(ibdev), f"({res_mrs(ibdev)})")
+
+
+def rereg_errnos(dev, base):
+    """6.1's errnos, and an MR a failed rereg leaves as it was."""
+    err, h, lkey, rkey = dev.reg_mr(base, PAGE, LW)
+    cases = [
+        ("no flags", dict(flags=0), errno.EINVAL),
+        ("flag 8", dict(flags=8), errno.EOPNOTSUPP),
+        ("flags 9", dict(flags=TRANS | 8), errno.EOPNOTSUPP),
+        ("TRANS with offsets differing", dict(flags=TRANS, start=base,
+         length=PAGE, hca_va=base + 1), errno.EINVAL),
+        ("PD of no handle", dict(flags=NEWPD, pd=4321), errno.EINVAL),
+        ("PD that is an MR's handle", dict(flags=NEWPD, pd=h), errno.EINVAL),
+        ("ACCESS remote write without local write",
+         dict(flags=ACCESS, access=RW), errno.EINVAL),
+        ("TRANS of unmapped memory", dict(flags=TRANS, start=PAGE,
+         length=PAGE), errno.EFAULT),
+        ("TRANS of no bytes", dict(flags=TRANS, start=base, length=0),
+         errno.EINVAL),
+    ]
+    for what, kw, want in cases:
+        got = dev.rereg_mr(h, **kw)[0]
+        check(f"REREG_MR {what}", got == want, f"({name(got)})")
+    got = dev.rereg_mr(dev.pd, ACCESS, access=LW)[0]
+    check("REREG_MR of a PD's handle", got == errno.EINVAL, f"({name(got)})")
+    got = dev.rereg_mr(4321, ACCESS, access=LW)[0]
+    check("REREG_MR of no handle", got == errno.EINVAL, f"({name(got)})")
+    got, lk, rk = dev.rereg_mr(h, ACCESS, access=LW | RR)
+    check("the MR after the failed rereg", got == 0 and (lk, rk) == (lkey, rkey),
+          f"({name(got)})")
+    check("DEREG_MR of it", dev.dereg_mr(h) == 0)
+
+
+def mode_rereg(path, ibdev):
+    dev = Dev(path)
+    m = mmap.mmap(-1, 32 * PAGE)
+    base = ctypes.addressof(ctypes.c_char.from_buffer(m))
+    h, lkey, rkey = rereg_in_place(dev, ibdev, base)
+    rereg_new(dev, ibdev, base, h, lkey, rkey)
+    rereg_errnos(dev, base)
+    dev.close()
+    check("VmPin 0 after close", vm_pin() == 0, f"({vm_pin()})")
+
+
 def main():
     mode = sys.argv[1]
     if mode == "abi":
@@ -389,6 +515,8 @@ def main():
         mode_hold(sys.argv[2], int(sys.argv[3]), sys.argv[4])
     elif mode == "ibv":
         mode_ibv(sys.argv[2])
+    elif mode == "rereg":
+        mode_rereg(sys.argv[2], sys.argv[3])
     else:
         print(f"unknown mode {mode}")
         return 2

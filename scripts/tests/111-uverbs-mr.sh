@@ -7,7 +7,12 @@
 # 0; a process holding an MR shows in "rdma res show mr" with its pid and
 # comm, and once it is killed its pins are gone system-wide
 # (/proc/vmstat nr_foll_pin_*); libibverbs' unmodified rxe provider
-# registers and deregisters MRs (ibv_reg_mr through ctypes).
+# registers and deregisters MRs (ibv_reg_mr through ctypes). REREG_MR
+# (uverbs-mr.py rereg): ACCESS and PD in place, TRANS and a read-only MR
+# made writable as a new MR behind the same handle, 6.1's errnos; and
+# (uverbs-rereg.py, pyverbs) RDMA WRITEs on a looped-back RC QP through
+# the new keys after TRANS, refused through the old ones, and refused or
+# allowed at once by access and PD changed in place.
 TEST_TIMEOUT=600
 
 . "$RDMAOOT_TOP/scripts/guest/uverbs-env.sh"
@@ -22,7 +27,8 @@ test_setup() {
 	mkdir -m 0755 "$WORK"
 	cp "$RDMAOOT_TOP/scripts/guest/abi_check.py" \
 		"$RDMAOOT_TOP/scripts/guest/uverbs-write.py" \
-		"$RDMAOOT_TOP/scripts/guest/uverbs-mr.py" "$WORK/"
+		"$RDMAOOT_TOP/scripts/guest/uverbs-mr.py" \
+		"$RDMAOOT_TOP/scripts/guest/uverbs-rereg.py" "$WORK/"
 	chmod 0644 "$WORK"/*.py
 }
 
@@ -91,6 +97,21 @@ check_exit() {
 	t_log "pins held after the kill: $(pins_held) (before: $before)"
 }
 
+check_rereg() {
+	local out
+	out=$(mr_py rereg "$UVDEV" "$IBDEV" 2>&1) || { printf '%s\n' "$out"; t_fail "uverbs-mr.py rereg found a wrong answer"; }
+	printf '%s\n' "$out"
+	t_eq "user MRs after the rereg file closed" 0 "$(user_mrs)"
+	if ! /usr/bin/python3 -c 'import pyverbs' 2>/dev/null; then
+		t_log "python3-pyverbs is not installed: rereg's data path not checked"
+		return
+	fi
+	out=$(/usr/bin/python3 "$WORK/uverbs-rereg.py" "$IBDEV" "$UVDEV" 2>&1) ||
+		{ printf '%s\n' "$out"; t_fail "uverbs-rereg.py: RDMA WRITEs around REREG_MR went wrong"; }
+	printf '%s\n' "$out"
+	t_eq "user MRs after uverbs-rereg.py" 0 "$(user_mrs)"
+}
+
 check_ibv() {
 	local out
 	if [ ! -e /usr/lib/x86_64-linux-gnu/libibverbs.so.1 ]; then
@@ -105,6 +126,7 @@ test_run() {
 	uv_rxe_add
 	uv_uverbs_up
 	check_abi
+	check_rereg
 	check_limit
 	check_exit
 	check_ibv

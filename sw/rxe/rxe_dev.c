@@ -253,6 +253,7 @@ static const struct ib_device_ops rxe_dev_ops = {
 	.map_mr_sg		= rxe_mr_map_sg,
 	.dereg_mr		= rxe_mr_dereg,
 	.reg_user_mr		= rxe_mr_reg_user,
+	.rereg_user_mr		= rxe_mr_rereg_user,
 	.alloc_mw		= rxe_mw_alloc,
 	.dealloc_mw		= rxe_mw_dealloc,
 	.attach_mcast		= rxe_mcast_attach,

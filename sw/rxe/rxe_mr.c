@@ -137,8 +137,9 @@ bool rxe_mr_check(struct rxe_mr *mr, struct rxe_pd *pd, u32 key, u64 iova,
 	/* pairs with the release in rxe_mr_fast_reg(): fields below are set */
 	if (smp_load_acquire(&mr->state) != RXE_MEM_VALID)
 		return false;
-	return mr->mkey == key && mr->pd == pd &&
-	       (mr->access & access) == access &&
+	/* rereg changes pd and access in place (rxe_mr_rereg_in_place()) */
+	return mr->mkey == key && READ_ONCE(mr->pd) == pd &&
+	       (READ_ONCE(mr->access) & access) == access &&
 	       rxe_mr_covers(mr, iova, len);
 }
 
@@ -350,6 +351,125 @@ err_mr:
 	rxe_mr_dereg(&mr->ibmr, NULL);
 	return ERR_PTR(err);
 }
+
+/*
+ * Retire @mr, which a rereg replaced: invalid from now on, so its keys
+ * are refused and no window can be bound to it any more. Refused
+ * (-EBUSY) while windows are bound: the core could not deregister it.
+ */
+static int rxe_mr_retire(struct rxe_mr *mr)
+{
+	unsigned long flags;
+	int err = 0;
+
+	spin_lock_irqsave(&mr->lock, flags);
+	if (atomic_read(&mr->num_mw))
+		err = -EBUSY;
+	else
+		WRITE_ONCE(mr->state, RXE_MEM_FREE);
+	spin_unlock_irqrestore(&mr->lock, flags);
+	return err;
+}
+
+/*
+ * A new registration for a rereg: the new range with IB_MR_REREG_TRANS,
+ * the old one re-pinned otherwise (access that now writes needs pages
+ * pinned for writing), on @ibpd with @access.
+ */
+static struct ib_mr *rxe_mr_rereg_new(struct rxe_mr *mr, int flags, u64 start,
+				      u64 length, u64 iova, int access,
+				      struct ib_pd *ibpd)
+{
+	struct ib_mr *ibmr;
+	int err;
+
+	if (!(flags & IB_MR_REREG_TRANS)) {
+		start = mr->umem->address;
+		length = mr->umem->length;
+		iova = mr->iova;
+	}
+	ibmr = rxe_mr_reg_user(ibpd, start, length, iova, access, NULL);
+	if (IS_ERR(ibmr))
+		return ibmr;
+	err = rxe_mr_retire(mr);
+	if (err)
+		goto err_new;
+	return ibmr;
+
+err_new:
+	rxe_mr_dereg(ibmr, NULL);
+	return ERR_PTR(err);
+}
+
+/*
+ * PD and access of @mr, in place. Lookups read both without the lock
+ * (READ_ONCE in rxe_mr_check()): one racing with this sees the old or
+ * the new value of each, and a copy that passed its check before
+ * finishes under the old rights. Binds check and count a window under
+ * mr->lock, so none is bound on the strength of the old values.
+ */
+static int rxe_mr_rereg_in_place(struct rxe_mr *mr, int flags, int access,
+				 struct ib_pd *ibpd)
+{
+	unsigned long irqflags;
+	int err = 0;
+
+	spin_lock_irqsave(&mr->lock, irqflags);
+	if (atomic_read(&mr->num_mw)) {
+		err = -EBUSY;
+		goto out;
+	}
+	if (flags & IB_MR_REREG_PD)
+		WRITE_ONCE(mr->pd, to_rpd(ibpd));
+	if (flags & IB_MR_REREG_ACCESS)
+		WRITE_ONCE(mr->access, access);
+out:
+	spin_unlock_irqrestore(&mr->lock, irqflags);
+	return err;
+}
+
+/**
+ * rxe_mr_rereg_user() - the rereg_user_mr verb
+ * @ibmr: a user MR
+ * @flags: IB_MR_REREG_* (checked by the caller; may be 0)
+ * @start: IB_MR_REREG_TRANS: user address of the new range
+ * @length: IB_MR_REREG_TRANS: its bytes
+ * @iova: IB_MR_REREG_TRANS: the address it is known by
+ * @access: IB_MR_REREG_ACCESS: the new IB_ACCESS_* (checked by the caller)
+ * @ibpd: the PD the MR is to be on (its own without IB_MR_REREG_PD)
+ * @udata: user data (rdma_rxe takes none)
+ *
+ * PD and access change in place, keys unchanged, unless the new access
+ * writes memory pinned read-only. A new translation, or that, makes a new
+ * registration with new keys, which the caller puts behind the handle
+ * before deregistering @ibmr; @ibmr is invalid from then on, and copies
+ * that found it before finish with their own reference. IBA forbids a
+ * rereg while memory windows are bound to the MR.
+ *
+ * Context: process context of the owner of the memory, may sleep.
+ * Return: NULL when changed in place, the new MR, or ERR_PTR() of
+ * -EINVAL (not a user MR), -EBUSY (windows bound) or rxe_mr_reg_user()'s
+ * errors; @ibmr is then unchanged.
+ */
+struct ib_mr *rxe_mr_rereg_user(struct ib_mr *ibmr, int flags, u64 start,
+				u64 length, u64 iova, int access,
+				struct ib_pd *ibpd, struct ib_udata *udata)
+{
+	struct rxe_mr *mr = to_rmr(ibmr);
+	int err;
+
+	if (mr->kind != RXE_MR_USER)
+		return ERR_PTR(-EINVAL);
+	if (!(flags & IB_MR_REREG_ACCESS))
+		access = mr->access;
+	if ((flags & IB_MR_REREG_TRANS) ||
+	    (ib_access_writable(access) && !mr->umem->writable))
+		return rxe_mr_rereg_new(mr, flags, start, length, iova, access,
+					ibpd);
+	err = rxe_mr_rereg_in_place(mr, flags, access, ibpd);
+	return err ? ERR_PTR(err) : NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(rxe_mr_rereg_user);
 
 /**
  * rxe_mr_dereg() - the dereg_mr verb

@@ -76,7 +76,10 @@ enum rxe_mr_kind {
  * @ibmr:      the core's MR
  * @pd:        the MR's PD (ibmr.pd is set by the core only after alloc)
  * @kind:      enum rxe_mr_kind
- * @lock:      serialises changes of @state (fast_reg, invalidate)
+ * @lock:      serialises changes of @state (fast_reg, invalidate,
+ *             rereg), and rereg's change of @pd and @access with binds
+ *             checking them and counting a window in @num_mw (taken
+ *             inside the MW's lock)
  * @state:     enum rxe_mem_state; set last (release) when an MR becomes
  *             valid, read first (acquire) by lookups
  * @mkey:      the lkey == rkey the MR is valid under (variant included)

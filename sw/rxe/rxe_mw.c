@@ -98,12 +98,13 @@ int rxe_mw_dealloc(struct ib_mw *ibmw)
 }
 EXPORT_SYMBOL_IF_KUNIT(rxe_mw_dealloc);
 
-/* Whether @mr may carry a window of @access over [@addr, @addr + @length). */
+/* Whether @mr may carry a window of @access over [@addr, @addr + @length); caller holds mr->lock. */
 static int rxe_mw_bind_check(struct rxe_mw *mw, struct rxe_mr *mr, u64 addr,
 			     u64 length, int access)
 {
 	/* acquire: pairs with rxe_mr_fast_reg() making the MR valid */
-	if (!mr || smp_load_acquire(&mr->state) != RXE_MEM_VALID ||
+	lockdep_assert_held(&mr->lock);
+	if (smp_load_acquire(&mr->state) != RXE_MEM_VALID ||
 	    mr->pd != mw->pd || (access & IB_ZERO_BASED))
 		return -EINVAL;
 	/*
@@ -161,7 +162,7 @@ int rxe_mw_bind(struct rxe_qp *qp, struct ib_mw *ibmw, struct ib_mr *ibmr,
 	struct rxe_mr *mr = ibmr ? to_rmr(ibmr) : NULL;
 	struct rxe_mw *mw = to_rmw(ibmw);
 	unsigned long flags;
-	struct rxe_mr *old;
+	struct rxe_mr *old = NULL;
 	int err;
 
 	if (mw->pd != rxe_qp_pd(qp) || rxe_key_index(rkey) != mw->key.index)
@@ -170,22 +171,30 @@ int rxe_mw_bind(struct rxe_qp *qp, struct ib_mw *ibmw, struct ib_mr *ibmr,
 		rxe_mw_unbind(mw);
 		return 0;
 	}
-	err = rxe_mw_bind_check(mw, mr, addr, length, access);
-	if (err)
+	if (!mr) {
+		err = -EINVAL;
 		goto err_log;
+	}
 	if (!refcount_inc_not_zero(&mr->key.ref))
 		return -EINVAL;
 
 	spin_lock_irqsave(&mw->lock, flags);
-	if (ibmw->type == IB_MW_TYPE_2 && mw->state != RXE_MEM_FREE) {
-		spin_unlock_irqrestore(&mw->lock, flags);
-		rxe_mr_put(mr);
+	/* a rereg changes the MR's PD and access under its lock */
+	spin_lock(&mr->lock);
+	err = rxe_mw_bind_check(mw, mr, addr, length, access);
+	if (!err && ibmw->type == IB_MW_TYPE_2 && mw->state != RXE_MEM_FREE)
 		err = -EINVAL;
+	if (!err)
+		old = rxe_mw_bind_locked(mw, qp, mr, rkey, addr, length,
+					 access);
+	spin_unlock(&mr->lock);
+	if (!err)
+		ibmw->rkey = rkey;
+	spin_unlock_irqrestore(&mw->lock, flags);
+	if (err) {
+		rxe_mr_put(mr);
 		goto err_log;
 	}
-	old = rxe_mw_bind_locked(mw, qp, mr, rkey, addr, length, access);
-	ibmw->rkey = rkey;
-	spin_unlock_irqrestore(&mw->lock, flags);
 	rxe_mw_release_mr(old);
 	return 0;
 

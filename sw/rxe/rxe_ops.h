@@ -43,6 +43,9 @@ int rxe_mr_map_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
 		  unsigned int *sg_offset);
 struct ib_mr *rxe_mr_reg_user(struct ib_pd *ibpd, u64 start, u64 length,
 			      u64 iova, int access, struct ib_udata *udata);
+struct ib_mr *rxe_mr_rereg_user(struct ib_mr *ibmr, int flags, u64 start,
+				u64 length, u64 iova, int access,
+				struct ib_pd *ibpd, struct ib_udata *udata);
 int rxe_mr_dereg(struct ib_mr *ibmr, struct ib_udata *udata);
 
 int rxe_mw_alloc(struct ib_mw *ibmw, struct ib_udata *udata);
