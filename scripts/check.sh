@@ -132,6 +132,12 @@ for kind in $order; do
 	# Only the debug kernel's build tree is a source tree with scripts/kernel-doc.
 	[ "$kind" = debug ] &&
 		host_step "kernel-doc" "$BUILD/kernel-doc.log" make -C "$src" KDIR="$kdir" kerneldoc
+	# checkpatch --strict (its copy in that tree) over the folders that are
+	# clean so far, so that they stay clean; the list grows until it is the
+	# whole tree (scripts/style.sh; git ls-files, hence the top, not $src).
+	[ "$kind" = debug ] &&
+		host_step "style" "$BUILD/style.log" make -C "$RDMAOOT_TOP" KDIR="$kdir" style \
+			PATHS="kunit ulp/kperf"
 	# The kernel's ULPs rebuilt against us, staged with our modules (the
 	# debug kernel, configured without RDMA, gets those it has the kernel
 	# side of: NVMe-oF).
