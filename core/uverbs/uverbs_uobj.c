@@ -82,6 +82,38 @@ void uverbs_uobj_abort(struct ib_uobject *uobj)
 }
 EXPORT_SYMBOL_IF_KUNIT(uverbs_uobj_abort);
 
+/* Claim @uobj for destruction or a change: only when nobody uses it. */
+static int uverbs_uobj_claim(struct ib_uobject *uobj)
+{
+	return atomic_cmpxchg(&uobj->usecnt, 0, -1) ? -EBUSY : 0;
+}
+
+/*
+ * The uobject behind @handle if it is a @type, held for use (usecnt + 1)
+ * or, with @write, claimed alone (usecnt -1); the lookup and the hold are
+ * one step under the table's lock, so a destroy cannot come between.
+ */
+static struct ib_uobject *uverbs_uobj_find(struct ib_uverbs_file *file,
+					   const struct uverbs_api_object *type,
+					   u32 handle, bool write)
+{
+	struct ib_uobject *uobj;
+	bool held;
+
+	xa_lock(&file->uobjs);
+	uobj = xa_load(&file->uobjs, handle);
+	if (!uobj || uobj->uapi_object != type) {
+		uobj = ERR_PTR(-EINVAL);
+	} else {
+		held = write ? !uverbs_uobj_claim(uobj) :
+			       atomic_inc_unless_negative(&uobj->usecnt);
+		if (!held)
+			uobj = ERR_PTR(-EBUSY);
+	}
+	xa_unlock(&file->uobjs);
+	return uobj;
+}
+
 /**
  * uverbs_uobj_get_read() - Look up a handle to use its object
  * @file: the file the handle belongs to
@@ -96,16 +128,7 @@ struct ib_uobject *uverbs_uobj_get_read(struct ib_uverbs_file *file,
 					const struct uverbs_api_object *type,
 					u32 handle)
 {
-	struct ib_uobject *uobj;
-
-	xa_lock(&file->uobjs);
-	uobj = xa_load(&file->uobjs, handle);
-	if (!uobj || uobj->uapi_object != type)
-		uobj = ERR_PTR(-EINVAL);
-	else if (!atomic_inc_unless_negative(&uobj->usecnt))
-		uobj = ERR_PTR(-EBUSY);
-	xa_unlock(&file->uobjs);
-	return uobj;
+	return uverbs_uobj_find(file, type, handle, false);
 }
 EXPORT_SYMBOL_IF_KUNIT(uverbs_uobj_get_read);
 
@@ -139,16 +162,7 @@ struct ib_uobject *uverbs_uobj_get_write(struct ib_uverbs_file *file,
 					 const struct uverbs_api_object *type,
 					 u32 handle)
 {
-	struct ib_uobject *uobj;
-
-	xa_lock(&file->uobjs);
-	uobj = xa_load(&file->uobjs, handle);
-	if (!uobj || uobj->uapi_object != type)
-		uobj = ERR_PTR(-EINVAL);
-	else if (atomic_cmpxchg(&uobj->usecnt, 0, -1))
-		uobj = ERR_PTR(-EBUSY);
-	xa_unlock(&file->uobjs);
-	return uobj;
+	return uverbs_uobj_find(file, type, handle, true);
 }
 EXPORT_SYMBOL_IF_KUNIT(uverbs_uobj_get_write);
 
@@ -188,12 +202,6 @@ void *uverbs_uobj_replace(struct ib_uobject *uobj, void *object)
 }
 EXPORT_SYMBOL_IF_KUNIT(uverbs_uobj_replace);
 
-/* Claim @uobj for destruction: only when nobody uses it. */
-static int uverbs_uobj_claim(struct ib_uobject *uobj)
-{
-	return atomic_cmpxchg(&uobj->usecnt, 0, -1) ? -EBUSY : 0;
-}
-
 /* Destroy a claimed @uobj's object; on success its handle goes too. */
 static int uverbs_uobj_finish(struct ib_uverbs_file *file, struct ib_uobject *uobj,
 			      bool force)
@@ -223,16 +231,10 @@ static int uverbs_uobj_finish(struct ib_uverbs_file *file, struct ib_uobject *uo
 int uverbs_uobj_destroy(struct ib_uverbs_file *file,
 			const struct uverbs_api_object *type, u32 handle)
 {
-	struct ib_uobject *uobj;
-	int ret;
+	struct ib_uobject *uobj = uverbs_uobj_find(file, type, handle, true);
 
-	xa_lock(&file->uobjs);
-	uobj = xa_load(&file->uobjs, handle);
-	ret = !uobj || uobj->uapi_object != type ? -EINVAL :
-						  uverbs_uobj_claim(uobj);
-	xa_unlock(&file->uobjs);
-	if (ret)
-		return ret;
+	if (IS_ERR(uobj))
+		return PTR_ERR(uobj);
 	return uverbs_uobj_finish(file, uobj, false);
 }
 EXPORT_SYMBOL_IF_KUNIT(uverbs_uobj_destroy);
