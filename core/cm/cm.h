@@ -222,7 +222,7 @@ void cm_av_destroy(struct cm_av *av);
  */
 struct cm_id_priv {
 	struct ib_cm_id		id;
-	spinlock_t		lock;
+	spinlock_t		lock;	/* @id.state and the members below, up to @events */
 	struct cm_av		av;
 	struct cm_timewait	*tw;
 	__be64			tid;
@@ -322,7 +322,7 @@ struct cm_timewait {
  * @random_id_operand: mixed into every local comm ID
  */
 struct cm_globals {
-	spinlock_t		lock;
+	spinlock_t		lock;	/* the trees, @timewait_list, going_down */
 	struct rb_root		listen_tree;
 	struct rb_root		remote_id_tree;
 	struct rb_root		remote_qpn_tree;

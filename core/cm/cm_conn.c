@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Connection establishment: the cells of REQ, MRA, REP and RTU, sent and received, and of their timeouts. */
+/*
+ * Connection establishment: the cells of REQ, MRA, REP and RTU, sent and
+ * received, and of their timeouts.
+ */
 
 #include <rdma/ib_cache.h>
 

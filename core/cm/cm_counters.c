@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* ib_cm's counters: drops by reason, and each port's messages by kind in 6.1's sysfs files (ports/<n>/cm_tx_msgs/req, ...). */
+/*
+ * ib_cm's counters: drops by reason, and each port's messages by kind in 6.1's
+ * sysfs files (ports/<n>/cm_tx_msgs/req, ...).
+ */
 
 #include <kunit/visibility.h>
 #include <rdma/ib_sysfs.h>

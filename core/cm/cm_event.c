@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Events of a cm_id: queued under its lock, delivered to its owner one at a time from the CM workqueue. */
+/*
+ * Events of a cm_id: queued under its lock, delivered to its owner one at a
+ * time from the CM workqueue.
+ */
 
 #include <kunit/visibility.h>
 #include <linux/slab.h>

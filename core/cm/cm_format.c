@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* A connection's messages from its cm_id and the owner's parameters, and events from received messages. */
+/*
+ * A connection's messages from its cm_id and the owner's parameters, and events
+ * from received messages.
+ */
 
 #include <rdma/ib_cache.h>
 

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* How received messages find their cm_id: listeners, connections by remote comm ID and QPN, SIDR requests. */
+/*
+ * How received messages find their cm_id: listeners, connections by remote comm
+ * ID and QPN, SIDR requests.
+ */
 
 #include <kunit/visibility.h>
 #include <linux/rbtree.h>
@@ -19,7 +22,11 @@
  * their cm_id into timewait.
  */
 
-#define CMP(a, b)	(((a) > (b)) - ((a) < (b)))
+/* -1, 0 or 1 as @a sorts before, with or after @b. */
+static int cm_cmp(u64 a, u64 b)
+{
+	return (a > b) - (a < b);
+}
 
 /* ---- Listeners ----------------------------------------------------------- */
 
@@ -36,8 +43,8 @@ static int cm_listen_cmp_key(const void *key, const struct rb_node *node)
 	u64 mask = be64_to_cpu(p->service_mask);
 
 	if (k->device != p->id.device)
-		return CMP((uintptr_t)k->device, (uintptr_t)p->id.device);
-	return CMP(be64_to_cpu(k->service_id) & mask,
+		return cm_cmp((uintptr_t)k->device, (uintptr_t)p->id.device);
+	return cm_cmp(be64_to_cpu(k->service_id) & mask,
 		   be64_to_cpu(p->id.service_id) & mask);
 }
 
@@ -103,8 +110,8 @@ struct cm_remote_key {
 static int cm_remote_cmp_key(const struct cm_remote_key *k, u32 id, u64 guid)
 {
 	if (k->id != id)
-		return CMP(k->id, id);
-	return CMP(k->guid, guid);
+		return cm_cmp(k->id, id);
+	return cm_cmp(k->guid, guid);
 }
 
 static int cm_remote_id_cmp_key(const void *key, const struct rb_node *node)
@@ -207,7 +214,7 @@ static int cm_sidr_cmp(struct rb_node *a, const struct rb_node *b)
 					       sidr_node);
 
 	if (pa->sidr_remote_id != pb->sidr_remote_id)
-		return CMP(pa->sidr_remote_id, pb->sidr_remote_id);
+		return cm_cmp(pa->sidr_remote_id, pb->sidr_remote_id);
 	return memcmp(&pa->sidr_gid, &pb->sidr_gid, sizeof(pa->sidr_gid));
 }
 

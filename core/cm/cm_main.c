@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* ib_cm: the InfiniBand connection manager (IBA chapter 12), as RDMA CM and ULPs use it over IB and RoCE. */
+/*
+ * ib_cm: the InfiniBand connection manager (IBA chapter 12), as RDMA CM and
+ * ULPs use it over IB and RoCE.
+ */
 
 #include <kunit/visibility.h>
 #include <linux/module.h>

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* IB CM messages: a table per kind from decoded members to the Byte[Bit] fields of <rdma/ibta_vol1_c12.h>. */
+/*
+ * IB CM messages: a table per kind from decoded members to the Byte[Bit] fields
+ * of <rdma/ibta_vol1_c12.h>.
+ */
 
 #include <kunit/visibility.h>
 #include <linux/stddef.h>
@@ -31,20 +34,6 @@ struct cm_row {
 #define NUM(member, field)	__CM_NUM(T, member, field)
 #define BYTES(member, field)	__CM_BYTES(T, member, field)
 
-/* A path of a REQ, @prefix PRIMARY or ALTERNATE. */
-#define REQ_PATH(p, PFX)						\
-	NUM(p.local_lid, CM_REQ_##PFX##_LOCAL_PORT_LID),		\
-	NUM(p.remote_lid, CM_REQ_##PFX##_REMOTE_PORT_LID),		\
-	BYTES(p.local_gid, CM_REQ_##PFX##_LOCAL_PORT_GID),		\
-	BYTES(p.remote_gid, CM_REQ_##PFX##_REMOTE_PORT_GID),		\
-	NUM(p.flow_label, CM_REQ_##PFX##_FLOW_LABEL),			\
-	NUM(p.rate, CM_REQ_##PFX##_PACKET_RATE),			\
-	NUM(p.traffic_class, CM_REQ_##PFX##_TRAFFIC_CLASS),		\
-	NUM(p.hop_limit, CM_REQ_##PFX##_HOP_LIMIT),			\
-	NUM(p.sl, CM_REQ_##PFX##_SL),					\
-	NUM(p.subnet_local, CM_REQ_##PFX##_SUBNET_LOCAL),		\
-	NUM(p.local_ack_timeout, CM_REQ_##PFX##_LOCAL_ACK_TIMEOUT)
-
 #define T struct cm_msg_req
 static const struct cm_row cm_req_rows[] = {
 	NUM(local_comm_id, CM_REQ_LOCAL_COMM_ID),
@@ -70,11 +59,32 @@ static const struct cm_row cm_req_rows[] = {
 	NUM(max_cm_retries, CM_REQ_MAX_CM_RETRIES),
 	NUM(srq, CM_REQ_SRQ),
 	NUM(extended_transport_type, CM_REQ_EXTENDED_TRANSPORT_TYPE),
-	REQ_PATH(primary, PRIMARY),
-	REQ_PATH(alternate, ALTERNATE),
+	NUM(primary.local_lid, CM_REQ_PRIMARY_LOCAL_PORT_LID),
+	NUM(primary.remote_lid, CM_REQ_PRIMARY_REMOTE_PORT_LID),
+	BYTES(primary.local_gid, CM_REQ_PRIMARY_LOCAL_PORT_GID),
+	BYTES(primary.remote_gid, CM_REQ_PRIMARY_REMOTE_PORT_GID),
+	NUM(primary.flow_label, CM_REQ_PRIMARY_FLOW_LABEL),
+	NUM(primary.rate, CM_REQ_PRIMARY_PACKET_RATE),
+	NUM(primary.traffic_class, CM_REQ_PRIMARY_TRAFFIC_CLASS),
+	NUM(primary.hop_limit, CM_REQ_PRIMARY_HOP_LIMIT),
+	NUM(primary.sl, CM_REQ_PRIMARY_SL),
+	NUM(primary.subnet_local, CM_REQ_PRIMARY_SUBNET_LOCAL),
+	NUM(primary.local_ack_timeout, CM_REQ_PRIMARY_LOCAL_ACK_TIMEOUT),
+	NUM(alternate.local_lid, CM_REQ_ALTERNATE_LOCAL_PORT_LID),
+	NUM(alternate.remote_lid, CM_REQ_ALTERNATE_REMOTE_PORT_LID),
+	BYTES(alternate.local_gid, CM_REQ_ALTERNATE_LOCAL_PORT_GID),
+	BYTES(alternate.remote_gid, CM_REQ_ALTERNATE_REMOTE_PORT_GID),
+	NUM(alternate.flow_label, CM_REQ_ALTERNATE_FLOW_LABEL),
+	NUM(alternate.rate, CM_REQ_ALTERNATE_PACKET_RATE),
+	NUM(alternate.traffic_class, CM_REQ_ALTERNATE_TRAFFIC_CLASS),
+	NUM(alternate.hop_limit, CM_REQ_ALTERNATE_HOP_LIMIT),
+	NUM(alternate.sl, CM_REQ_ALTERNATE_SL),
+	NUM(alternate.subnet_local, CM_REQ_ALTERNATE_SUBNET_LOCAL),
+	NUM(alternate.local_ack_timeout, CM_REQ_ALTERNATE_LOCAL_ACK_TIMEOUT),
 	NUM(sap_supported, CM_REQ_SAP_SUPPORTED),
 	BYTES(private_data, CM_REQ_PRIVATE_DATA),
 };
+
 #undef T
 
 #define T struct cm_msg_mra
@@ -85,6 +95,7 @@ static const struct cm_row cm_mra_rows[] = {
 	NUM(service_timeout, CM_MRA_SERVICE_TIMEOUT),
 	BYTES(private_data, CM_MRA_PRIVATE_DATA),
 };
+
 #undef T
 
 #define T struct cm_msg_rej
@@ -97,6 +108,7 @@ static const struct cm_row cm_rej_rows[] = {
 	BYTES(ari, CM_REJ_ARI),
 	BYTES(private_data, CM_REJ_PRIVATE_DATA),
 };
+
 #undef T
 
 #define T struct cm_msg_rep
@@ -120,6 +132,7 @@ static const struct cm_row cm_rep_rows[] = {
 	NUM(local_ca_guid, CM_REP_LOCAL_CA_GUID),
 	BYTES(private_data, CM_REP_PRIVATE_DATA),
 };
+
 #undef T
 
 #define T struct cm_msg_rtu
@@ -128,6 +141,7 @@ static const struct cm_row cm_rtu_rows[] = {
 	NUM(remote_comm_id, CM_RTU_REMOTE_COMM_ID),
 	BYTES(private_data, CM_RTU_PRIVATE_DATA),
 };
+
 #undef T
 
 #define T struct cm_msg_dreq
@@ -137,6 +151,7 @@ static const struct cm_row cm_dreq_rows[] = {
 	NUM(remote_qpn, CM_DREQ_REMOTE_QPN_EECN),
 	BYTES(private_data, CM_DREQ_PRIVATE_DATA),
 };
+
 #undef T
 
 #define T struct cm_msg_drep
@@ -145,6 +160,7 @@ static const struct cm_row cm_drep_rows[] = {
 	NUM(remote_comm_id, CM_DREP_REMOTE_COMM_ID),
 	BYTES(private_data, CM_DREP_PRIVATE_DATA),
 };
+
 #undef T
 
 #define T struct cm_msg_sidr_req
@@ -154,6 +170,7 @@ static const struct cm_row cm_sidr_req_rows[] = {
 	NUM(service_id, CM_SIDR_REQ_SERVICEID),
 	BYTES(private_data, CM_SIDR_REQ_PRIVATE_DATA),
 };
+
 #undef T
 
 #define T struct cm_msg_sidr_rep
@@ -169,6 +186,7 @@ static const struct cm_row cm_sidr_rep_rows[] = {
 	BYTES(info, CM_SIDR_REP_ADDITIONAL_INFORMATION),
 	BYTES(private_data, CM_SIDR_REP_PRIVATE_DATA),
 };
+
 #undef T
 
 #define T struct cm_msg_lap
@@ -190,6 +208,7 @@ static const struct cm_row cm_lap_rows[] = {
 	NUM(alternate.local_ack_timeout, CM_LAP_ALTERNATE_LOCAL_ACK_TIMEOUT),
 	BYTES(private_data, CM_LAP_PRIVATE_DATA),
 };
+
 #undef T
 
 #define T struct cm_msg_apr
@@ -201,6 +220,7 @@ static const struct cm_row cm_apr_rows[] = {
 	BYTES(info, CM_APR_ADDITIONAL_INFORMATION),
 	BYTES(private_data, CM_APR_PRIVATE_DATA),
 };
+
 #undef T
 
 #undef NUM
@@ -212,7 +232,8 @@ static const struct {
 	const struct cm_row *rows;
 	unsigned int nrows;
 } cm_kinds[CM_MSG_KINDS] = {
-#define KIND(k, id, rows) [k] = { id, rows, ARRAY_SIZE(rows) }
+#define KIND(k, id, rows)						\
+	[k] = { id, rows, ARRAY_SIZE(rows) }
 	KIND(CM_MSG_REQ,	0x10, cm_req_rows),
 	KIND(CM_MSG_MRA,	0x11, cm_mra_rows),
 	KIND(CM_MSG_REJ,	0x12, cm_rej_rows),

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The IB CM's messages as plain C: what every CM MAD carries, decoded and to be encoded (core/cm/cm_msg.c). */
+/*
+ * The IB CM's messages as plain C: what every CM MAD carries, decoded and to be
+ * encoded (core/cm/cm_msg.c).
+ */
 #ifndef RDMAOOT_CORE_CM_CM_MSG_H
 #define RDMAOOT_CORE_CM_CM_MSG_H
 

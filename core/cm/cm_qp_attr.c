@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* What a connection tells its QP: the attributes for INIT, RTR and RTS, and the QP's events back to the CM. */
+/*
+ * What a connection tells its QP: the attributes for INIT, RTR and RTS, and the
+ * QP's events back to the CM.
+ */
 
 #include "cm/cm.h"
 

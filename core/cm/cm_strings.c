@@ -6,7 +6,8 @@
 
 #include "cm/cm.h"
 
-#define REJ(reason, text)	[IB_CM_REJ_##reason] = text
+#define REJ(reason, text)						\
+	[IB_CM_REJ_##reason] = text
 
 static const char *const cm_rej_reasons[] = {
 	REJ(NO_QP, "no QP"),

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Timewait: a closed connection's identity kept for a while, so late and duplicate messages find it. */
+/*
+ * Timewait: a closed connection's identity kept for a while, so late and
+ * duplicate messages find it.
+ */
 
 #include <kunit/visibility.h>
 #include <linux/slab.h>

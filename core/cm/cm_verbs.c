@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The owner's verbs of 6.1's ib_cm: parameters checked, sleeping work done, then one input to the table. */
+/*
+ * The owner's verbs of 6.1's ib_cm: parameters checked, sleeping work done,
+ * then one input to the table.
+ */
 
 #include <linux/slab.h>
 
@@ -330,7 +333,8 @@ int ib_send_cm_sidr_req(struct ib_cm_id *cm_id,
 	struct cm_req_prep *prep;
 	int ret;
 
-	if (!param->path || (param->private_data &&
+	if (!param->path ||
+	    (param->private_data &&
 	     param->private_data_len > IB_CM_SIDR_REQ_PRIVATE_DATA_SIZE))
 		return -EINVAL;
 	prep = kzalloc(sizeof(*prep), GFP_KERNEL);

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The CM's wire: messages to MADs on QP1, retries and their end, address vectors from paths and completions. */
+/*
+ * The CM's wire: messages to MADs on QP1, retries and their end, address
+ * vectors from paths and completions.
+ */
 
 #include <kunit/visibility.h>
 #include <rdma/ib_cache.h>
