@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The port cache: set up per device, refreshed on events; P_Key, LMC, state and subnet prefix lookups. */
+/*
+ * The port cache: set up per device, refreshed on events; P_Key, LMC, state and
+ * subnet prefix lookups.
+ */
 
 #include <linux/export.h>
 #include <linux/slab.h>

@@ -288,11 +288,12 @@ EXPORT_SYMBOL(rdma_find_gid);
  * Return: the entry, to be put with rdma_put_gid_attr(); ERR_PTR(-EINVAL)
  * for a bad port or NULL @gid or @filter, ERR_PTR(-ENOENT) if none passes.
  */
-const struct ib_gid_attr *rdma_find_gid_by_filter(
-	struct ib_device *ib_dev, const union ib_gid *gid, u32 port,
-	bool (*filter)(const union ib_gid *gid, const struct ib_gid_attr *,
-		       void *),
-	void *context)
+const struct ib_gid_attr *
+rdma_find_gid_by_filter(struct ib_device *ib_dev, const union ib_gid *gid,
+			u32 port,
+			bool (*filter)(const union ib_gid *gid,
+				       const struct ib_gid_attr *, void *),
+			void *context)
 {
 	struct ib_gid_table *table = gid_table_lookup(ib_dev, port);
 	struct gid_match m;

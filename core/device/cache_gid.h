@@ -60,7 +60,7 @@ struct gid_entry {
  * @slots: the entries, NULL for a free slot
  */
 struct ib_gid_table {
-	struct mutex		lock;
+	struct mutex		lock;	/* serialises writers; before @rwlock */
 	rwlock_t		rwlock;
 	bool			live;
 	bool			core_managed;

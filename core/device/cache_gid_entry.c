@@ -149,7 +149,7 @@ bool ib_gid_table_slot_is_default(const struct ib_gid_table *table, int ix)
 
 /* Whether slot @ix holds a valid entry matching @m; caller holds the rwlock. */
 bool ib_gid_entry_matches(const struct ib_gid_table *table, int ix,
-			      const struct gid_match *m)
+			  const struct gid_match *m)
 {
 	const struct gid_entry *entry = table->slots[ix];
 
@@ -171,7 +171,7 @@ bool ib_gid_entry_matches(const struct ib_gid_table *table, int ix,
 
 /* The first valid slot matching @m, or -ENOENT; caller holds the rwlock. */
 int ib_gid_table_find_locked(struct ib_gid_table *table,
-				 const struct gid_match *m)
+			     const struct gid_match *m)
 {
 	int ix;
 

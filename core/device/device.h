@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* core/device/: the device model (table, names, ports, clients, events) and the GID/P_Key cache, as the rest of ib_core sees them. */
+/*
+ * core/device/: the device model (table, names, ports, clients, events) and the
+ * GID/P_Key cache, as the rest of ib_core sees them.
+ */
 #ifndef RDMAOOT_CORE_DEVICE_DEVICE_H
 #define RDMAOOT_CORE_DEVICE_DEVICE_H
 

@@ -290,7 +290,7 @@ struct net_device *ib_device_get_netdev(struct ib_device *ib_dev, u32 port)
 		pdata = &ib_dev->port_data[port];
 		spin_lock_irqsave(&pdata->netdev_lock, flags);
 		ndev = rcu_dereference_protected(pdata->netdev,
-					lockdep_is_held(&pdata->netdev_lock));
+						 lockdep_is_held(&pdata->netdev_lock));
 		if (ndev)
 			dev_hold(ndev);
 		spin_unlock_irqrestore(&pdata->netdev_lock, flags);
