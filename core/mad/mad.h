@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* core/mad/: management datagrams on the special QPs, as the rest of ib_core and the MAD files see them. */
+/*
+ * core/mad/: management datagrams on the special QPs, as the rest of ib_core
+ * and the MAD files see them.
+ */
 #ifndef RDMAOOT_CORE_MAD_MAD_H
 #define RDMAOOT_CORE_MAD_MAD_H
 
@@ -67,7 +70,7 @@ struct ib_mad_port;
 struct ib_mad_qp {
 	struct ib_mad_port	*port;
 	struct ib_qp		*qp;
-	spinlock_t		lock;
+	spinlock_t		lock;	/* @posted, @backlog, @recvs, @closing */
 	bool			closing;
 	unsigned int		posted;
 	struct list_head	backlog;
@@ -94,7 +97,7 @@ struct ib_mad_port {
 	struct ib_pd		*pd;
 	struct ib_cq		*cq;
 	struct ib_mad_qp	qps[IB_MAD_QP_COUNT];
-	spinlock_t		agents_lock;
+	spinlock_t		agents_lock;	/* writers of @agents */
 	struct list_head	agents;
 	struct ib_mad_agent	*responder[IB_MAD_QP_COUNT];
 	struct workqueue_struct	*wq;
@@ -128,7 +131,7 @@ struct ib_mad_agent_priv {
 	struct list_head	node;
 	refcount_t		refs;
 	struct completion	released;
-	spinlock_t		lock;
+	spinlock_t		lock;	/* @sends, @waiting, the RMPP members */
 	struct list_head	sends;
 	struct list_head	waiting;
 	struct delayed_work	timer;
@@ -298,8 +301,10 @@ void ib_mad_rmpp_tx_end(struct ib_mad_agent_priv *priv,
 
 /* ---- RMPP receives (core/mad/mad_rmpp_recv.c) ----------------------------- */
 
-/* 6.1's times: a message must be complete 40 s after its first segment,
- * and a complete one is remembered 10 s for the sender's late repeats. */
+/*
+ * 6.1's times: a message must be complete 40 s after its first segment,
+ * and a complete one is remembered 10 s for the sender's late repeats.
+ */
 extern unsigned int ib_mad_rmpp_recv_timeout_ms;
 extern unsigned int ib_mad_rmpp_linger_ms;
 

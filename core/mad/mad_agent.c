@@ -53,6 +53,8 @@ int ib_mad_reg_req_check(const struct ib_mad_reg_req *req,
 			 enum ib_mad_qp_index qpi, u8 rmpp_version,
 			 bool has_recv_handler)
 {
+	bool on_smi = qpi == IB_MAD_QP_SMI;
+
 	if (req->mgmt_class_version >= MAD_REG_VERSION_LIMIT)
 		return -EINVAL;
 	if (!has_recv_handler || !mad_class_in_range(req->mgmt_class))
@@ -64,7 +66,7 @@ int ib_mad_reg_req_check(const struct ib_mad_reg_req *req,
 	if (rmpp_version && !ib_is_mad_class_rmpp(req->mgmt_class))
 		return -EINVAL;
 	/* SMP classes belong to QP0 and only they do. */
-	if (mad_class_is_smp(req->mgmt_class) != (qpi == IB_MAD_QP_SMI))
+	if (mad_class_is_smp(req->mgmt_class) != on_smi)
 		return -EINVAL;
 	return 0;
 }

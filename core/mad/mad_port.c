@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The MAD client: on every port that speaks MADs, a PD, a CQ and the special QPs QP0 and QP1, ready to use. */
+/*
+ * The MAD client: on every port that speaks MADs, a PD, a CQ and the special
+ * QPs QP0 and QP1, ready to use.
+ */
 
 #include <kunit/visibility.h>
 #include <linux/module.h>

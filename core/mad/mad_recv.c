@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Receiving MADs: the receive ring of a special QP, checks, the driver's first look, routing to agents. */
+/*
+ * Receiving MADs: the receive ring of a special QP, checks, the driver's first
+ * look, routing to agents.
+ */
 
 #include <linux/export.h>
 #include <linux/slab.h>

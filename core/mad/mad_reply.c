@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The port's own answers: replies from the driver's process_mad and "unsupported" for unclaimed requests. */
+/*
+ * The port's own answers: replies from the driver's process_mad and
+ * "unsupported" for unclaimed requests.
+ */
 
 #include <linux/slab.h>
 #include <rdma/ib_mad.h>

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* RMPP in common: which side of the engine a received RMPP MAD is for, and the ACKs and ABORTs we answer with. */
+/*
+ * RMPP in common: which side of the engine a received RMPP MAD is for, and the
+ * ACKs and ABORTs we answer with.
+ */
 
 #include <linux/slab.h>
 #include <rdma/ib_mad.h>

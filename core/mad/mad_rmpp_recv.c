@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* RMPP receiving: segments of one message put in order, ACKed window by window, delivered as one. */
+/*
+ * RMPP receiving: segments of one message put in order, ACKed window by window,
+ * delivered as one.
+ */
 
 #include <kunit/visibility.h>
 #include <linux/jiffies.h>
@@ -340,11 +343,12 @@ static u8 rmpp_rx_check(const struct ib_mad_recv_wc *rwc)
 	const struct ib_rmpp_hdr *rh = seg_hdr(&rwc->recv_buf);
 	bool first = ib_get_rmpp_flags((struct ib_rmpp_hdr *)rh) &
 		     IB_MGMT_RMPP_FLAG_FIRST;
+	bool seg1 = rh->seg_num == cpu_to_be32(1);
 
 	if (rh->rmpp_status)
 		return IB_MGMT_RMPP_STATUS_BAD_STATUS;
 	/* Segment 1 and only it carries FIRST. */
-	if (first != (rh->seg_num == cpu_to_be32(1)))
+	if (first != seg1)
 		return IB_MGMT_RMPP_STATUS_BAD_SEG;
 	return 0;
 }

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* RMPP sending: a message cut into segments, sent in the receiver's window, moved on by its ACKs. */
+/*
+ * RMPP sending: a message cut into segments, sent in the receiver's window,
+ * moved on by its ACKs.
+ */
 
 #include <linux/slab.h>
 #include <rdma/ib_mad.h>

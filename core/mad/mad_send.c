@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Sending MADs: send buffers, posting on the special QP, waiting for answers, retries and cancellation. */
+/*
+ * Sending MADs: send buffers, posting on the special QP, waiting for answers,
+ * retries and cancellation.
+ */
 
 #include <linux/export.h>
 #include <linux/jiffies.h>

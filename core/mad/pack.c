@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* ib_pack() and ib_unpack(): C structures to and from big-endian wire images, by a table of fields. */
+/*
+ * ib_pack() and ib_unpack(): C structures to and from big-endian wire images,
+ * by a table of fields.
+ */
 
 #include <asm/unaligned.h>
 #include <linux/export.h>

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* core/mad/: the SA client (subnet administration queries and multicast joins) as its files see each other. */
+/*
+ * core/mad/: the SA client (subnet administration queries and multicast joins)
+ * as its files see each other.
+ */
 #ifndef RDMAOOT_CORE_MAD_SA_H
 #define RDMAOOT_CORE_MAD_SA_H
 
@@ -58,7 +61,7 @@ struct ib_sa_port {
 	struct ib_sa_device	*dev;
 	u32			port_num;
 	struct ib_mad_agent	*agent;
-	spinlock_t		ah_lock;
+	spinlock_t		ah_lock;	/* @sm_ah */
 	struct ib_sa_sm_ah	*sm_ah;
 	struct work_struct	update_work;
 	atomic_t		bad_responses;

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The SA client of ib_core: SA users' registration, and per port a SubnAdm agent and the address of the subnet manager. */
+/*
+ * The SA client of ib_core: SA users' registration, and per port a SubnAdm
+ * agent and the address of the subnet manager.
+ */
 
 #include <kunit/visibility.h>
 #include <linux/export.h>

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* SA multicast: one group per (port, MGID), its local members counted per join state, joined and left at the SA. */
+/*
+ * SA multicast: one group per (port, MGID), its local members counted per join
+ * state, joined and left at the SA.
+ */
 
 #include <kunit/visibility.h>
 #include <linux/export.h>
@@ -67,7 +70,7 @@ struct sa_mcast_device;
 struct sa_mcast_port {
 	struct sa_mcast_device	*dev;
 	u32			port_num;
-	spinlock_t		lock;
+	spinlock_t		lock;	/* @groups */
 	struct rb_root		groups;
 	refcount_t		refs;
 	struct completion	released;
@@ -117,7 +120,7 @@ struct sa_mcast_group {
 	struct sa_mcast_port	*port;
 	struct rb_node		node;
 	refcount_t		refs;
-	spinlock_t		lock;
+	spinlock_t		lock;	/* every member below */
 	enum sa_group_state	state;
 	struct ib_sa_mcmember_rec rec;
 	int			members[NUM_JOIN_MEMBERSHIP_TYPES];

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* SA PathRecords: the wire attribute to and from struct sa_path_rec, and the address vector a path describes. */
+/*
+ * SA PathRecords: the wire attribute to and from struct sa_path_rec, and the
+ * address vector a path describes.
+ */
 /*
  * These helpers need no SA client: the CM builds address vectors from the
  * paths carried in its REQs, rdma_cm from the routes it made up itself on
@@ -44,7 +47,7 @@ static const struct ib_field sa_path_fields[] = {
 	PR_FIELD(ib.dlid,			40, 0, 16),
 	PR_FIELD(ib.slid,			42, 0, 16),
 	PR_FIELD(ib.raw_traffic,		44, 0, 1),
-	PR_RESERVED(				44, 1, 3),
+	PR_RESERVED(44, 1, 3),
 	PR_FIELD(flow_label,			44, 4, 20),
 	PR_FIELD(hop_limit,			47, 0, 8),
 	PR_FIELD(traffic_class,			48, 0, 8),
@@ -60,7 +63,7 @@ static const struct ib_field sa_path_fields[] = {
 	PR_FIELD(packet_life_time_selector,	56, 0, 2),
 	PR_FIELD(packet_life_time,		56, 2, 6),
 	PR_FIELD(preference,			57, 0, 8),
-	PR_RESERVED(				58, 0, 48),
+	PR_RESERVED(58, 0, 48),
 };
 
 /*

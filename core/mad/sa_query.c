@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* SA queries: one request MAD to the subnet manager per query, its answer, timeout or cancel reported once. */
+/*
+ * SA queries: one request MAD to the subnet manager per query, its answer,
+ * timeout or cancel reported once.
+ */
 
 #include <kunit/visibility.h>
 #include <linux/export.h>

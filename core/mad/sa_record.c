@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* SA record layouts other than PathRecord: MCMemberRecord and GUIDInfoRecord to and from their host structures. */
+/*
+ * SA record layouts other than PathRecord: MCMemberRecord and GUIDInfoRecord to
+ * and from their host structures.
+ */
 
 #include <kunit/visibility.h>
 #include <linux/stddef.h>
@@ -49,7 +52,7 @@ static const struct ib_field sa_mcmember_fields[] = {
 	MC(scope,			48, 0, 4),
 	MC(join_state,			48, 4, 4),
 	MC(proxy_join,			49, 0, 1),
-	SA_RESERVED(			49, 1, 23),
+	SA_RESERVED(49, 1, 23),
 };
 
 /* Write @rec as the 52-byte attribute at @wire (reserved bits zero). */
