@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* core/cma/: the RDMA connection manager's ids, devices, port spaces and state table, as the files of rdma_cm see them. */
+/*
+ * core/cma/: the RDMA connection manager's ids, devices, port spaces and state
+ * table, as the files of rdma_cm see them.
+ */
 #ifndef RDMAOOT_CORE_CMA_CMA_H
 #define RDMAOOT_CORE_CMA_CMA_H
 
@@ -294,9 +297,9 @@ void cma_res_exit(void);
 struct cma_id_priv {
 	struct rdma_cm_id	id;
 	enum rdma_cm_state	state;
-	spinlock_t		lock;
-	struct mutex		handler_mutex;
-	struct mutex		qp_mutex;
+	spinlock_t		lock;		/* @state, @mcasts, the bind options */
+	struct mutex		handler_mutex;	/* handler runs, destroy */
+	struct mutex		qp_mutex;	/* @id.qp and its options */
 	refcount_t		refs;
 	struct completion	released;
 	struct cma_device	*dev;
@@ -643,7 +646,7 @@ struct ib_cm_id *cma_listen_ib(struct cma_id_priv *priv,
  *	device added gets an IB CM listener for each
  */
 struct cma_globals {
-	struct mutex		lock;
+	struct mutex		lock;	/* devices, bindings, listeners */
 	struct list_head	devices;
 	struct list_head	listeners;
 };

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* rdma_cm's socket addresses: an id's source and destination, wildcards, loopback, ports and comparison. */
+/*
+ * rdma_cm's socket addresses: an id's source and destination, wildcards,
+ * loopback, ports and comparison.
+ */
 
 #include <kunit/visibility.h>
 #include <linux/in.h>

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* rdma_bind_addr(): an id's source address, the device that owns it, and its port in the port space. */
+/*
+ * rdma_bind_addr(): an id's source address, the device that owns it, and its
+ * port in the port space.
+ */
 
 #include <kunit/visibility.h>
 #include <linux/capability.h>

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* rdma_cm in configfs: rdma_cm/<device>/ports/<n>/default_roce_mode and default_roce_tos, each port's defaults for the ids on it. */
+/*
+ * rdma_cm in configfs: rdma_cm/<device>/ports/<n>/default_roce_mode and
+ * default_roce_tos, each port's defaults for the ids on it.
+ */
 
 #include <kunit/visibility.h>
 #include <linux/configfs.h>

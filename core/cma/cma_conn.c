@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Connections over the IB CM: connect, accept, reject, disconnect, notify, and the IB CM's events fed to the table. */
+/*
+ * Connections over the IB CM: connect, accept, reject, disconnect, notify, and
+ * the IB CM's events fed to the table.
+ */
 
 #include <kunit/visibility.h>
 #include <linux/slab.h>

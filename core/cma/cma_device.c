@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* rdma_cm's client of the RDMA core: the devices that speak a CM, their ports' defaults, and their removal. */
+/*
+ * rdma_cm's client of the RDMA core: the devices that speak a CM, their ports'
+ * defaults, and their removal.
+ */
 
 #include <kunit/visibility.h>
 #include <linux/slab.h>

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Events of an rdma_cm id: delivered to the owner under the handler lock, and inputs deferred to the rdma_cm workqueue. */
+/*
+ * Events of an rdma_cm id: delivered to the owner under the handler lock, and
+ * inputs deferred to the rdma_cm workqueue.
+ */
 
 #include <kunit/visibility.h>
 

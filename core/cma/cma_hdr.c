@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The 36-byte CMA header at the front of a REQ's private data: written by the active side, read and matched to listeners by the passive side. */
+/*
+ * The 36-byte CMA header at the front of a REQ's private data: written by the
+ * active side, read and matched to listeners by the passive side.
+ */
 
 #include <kunit/visibility.h>
 #include <linux/in.h>

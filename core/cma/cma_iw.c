@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* iWARP ids: rdma_cm over iw_cm - listening, connecting, accepting, the QP's attributes, and iw_cm's events fed to the table. */
+/*
+ * iWARP ids: rdma_cm over iw_cm - listening, connecting, accepting, the QP's
+ * attributes, and iw_cm's events fed to the table.
+ */
 
 #include <kunit/visibility.h>
 #include <rdma/ib_cache.h>

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* rdma_listen(): a listener's IB CM (or iw_cm) listeners, one per device it serves, kept as devices come and go. */
+/*
+ * rdma_listen(): a listener's IB CM (or iw_cm) listeners, one per device it
+ * serves, kept as devices come and go.
+ */
 
 #include <kunit/visibility.h>
 #include <linux/in.h>
@@ -294,7 +297,7 @@ void cma_listen_drop_device(struct cma_device *dev, struct list_head *gone)
 
 /*
  * Make @priv's IB CM listeners: on its device, or on every device that
- * takes one (and from now on on each device added). Failing, none is
+ * takes one (and, from now on, on each device added). Failing, none is
  * left. An id that left LISTEN meanwhile (its device went) gets none.
  */
 static int cma_listen_start(struct cma_id_priv *priv)

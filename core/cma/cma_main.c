@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* rdma_cm: the RDMA connection manager, IP-addressed connections over the IB CM (IB, RoCE) and over iw_cm (iWARP). */
+/*
+ * rdma_cm: the RDMA connection manager, IP-addressed connections over the IB CM
+ * (IB, RoCE) and over iw_cm (iWARP).
+ */
 
 #include <kunit/visibility.h>
 #include <linux/module.h>

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Multicast groups of UD ids on RoCE: rdma_join_multicast(), rdma_leave_multicast(), and the groups an id leaves when it goes. */
+/*
+ * Multicast groups of UD ids on RoCE: rdma_join_multicast(),
+ * rdma_leave_multicast(), and the groups an id leaves when it goes.
+ */
 
 #include <linux/igmp.h>
 #include <linux/inetdevice.h>

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Ids whose peer's neighbour entry changes: a RoCE id routed to an IP address hears UNREACHABLE when that address moves to another MAC. */
+/*
+ * Ids whose peer's neighbour entry changes: a RoCE id routed to an IP address
+ * hears UNREACHABLE when that address moves to another MAC.
+ */
 
 #include <kunit/visibility.h>
 #include <linux/hashtable.h>

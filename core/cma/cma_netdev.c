@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Ids on a bond whose active port changed: ADDR_CHANGE, when the bond's hardware address moved with it. */
+/*
+ * Ids on a bond whose active port changed: ADDR_CHANGE, when the bond's
+ * hardware address moved with it.
+ */
 
 #include <kunit/visibility.h>
 #include <linux/netdevice.h>

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* An rdma_cm id's QP: created on the id's port and brought to INIT (UD: to RTS), and the attributes of its transitions. */
+/*
+ * An rdma_cm id's QP: created on the id's port and brought to INIT (UD: to
+ * RTS), and the attributes of its transitions.
+ */
 
 #include <rdma/ib_cache.h>
 #include <rdma/rdma_cm_ib.h>

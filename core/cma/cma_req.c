@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The passive side's REQ: the listener it is for, the new id made of it, and the CONNECT_REQUEST its owner hears. */
+/*
+ * The passive side's REQ: the listener it is for, the new id made of it, and
+ * the CONNECT_REQUEST its owner hears.
+ */
 
 #include <kunit/visibility.h>
 #include <linux/if_arp.h>

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* rdma_cm's ids in resource tracking: their rows, and the reader through which ib_core's nldev lists them (rdma res show cm_id). */
+/*
+ * rdma_cm's ids in resource tracking: their rows, and the reader through which
+ * ib_core's nldev lists them (rdma res show cm_id).
+ */
 
 #include <kunit/visibility.h>
 

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* rdma_resolve_addr(): an implicit bind, the address resolver, and its result delivered as ADDR_RESOLVED or ADDR_ERROR. */
+/*
+ * rdma_resolve_addr(): an implicit bind, the address resolver, and its result
+ * delivered as ADDR_RESOLVED or ADDR_ERROR.
+ */
 
 #include <linux/in6.h>
 #include <net/ipv6.h>

@@ -7,7 +7,8 @@
  * The names 6.1 prints, so that logs read the same on either stack
  * (including the blank after "route resolved").
  */
-#define EV(event, name)	[RDMA_CM_EVENT_##event] = name
+#define EV(event, name)							\
+	[RDMA_CM_EVENT_##event] = name
 
 static const char *const cma_event_names[] = {
 	EV(ADDR_RESOLVED, "address resolved"),

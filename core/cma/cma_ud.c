@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* UD ids over the IB CM: the SIDR REQ of rdma_connect(), the SIDR REP of rdma_accept() and rdma_reject(), and the answer the active side hears. */
+/*
+ * UD ids over the IB CM: the SIDR REQ of rdma_connect(), the SIDR REP of
+ * rdma_accept() and rdma_reject(), and the answer the active side hears.
+ */
 
 #include <kunit/visibility.h>
 #include <linux/slab.h>
