@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* core/iwcm/: iw_cm's ids, their event queues and their state table, as the files of iw_cm see them. */
+/*
+ * core/iwcm/: iw_cm's ids, their event queues and their state table, as the
+ * files of iw_cm see them.
+ */
 #ifndef RDMAOOT_CORE_IWCM_IWCM_H
 #define RDMAOOT_CORE_IWCM_IWCM_H
 

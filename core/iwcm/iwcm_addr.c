@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Addresses of an id: the mapped ones, with the port mapper left out (identity mapping, as for IW_F_NO_PORT_MAP). */
+/*
+ * Addresses of an id: the mapped ones, with the port mapper left out (identity
+ * mapping, as for IW_F_NO_PORT_MAP).
+ */
 
 #include "iwcm/iwcm.h"
 

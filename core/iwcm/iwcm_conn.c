@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Cells of connection setup: listen, connect, accept, reject, a request's new id, the driver's answers. */
+/*
+ * Cells of connection setup: listen, connect, accept, reject, a request's new
+ * id, the driver's answers.
+ */
 
 #include "iwcm/iwcm.h"
 

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Driver upcalls: queued on their id without allocating, handled one at a time, in order, on iw_cm's workqueue. */
+/*
+ * Driver upcalls: queued on their id without allocating, handled one at a time,
+ * in order, on iw_cm's workqueue.
+ */
 
 #include "iwcm/iwcm.h"
 

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* iw_cm ids: creation, references the owner and the driver hold, waiting for connect/accept, destruction. */
+/*
+ * iw_cm ids: creation, references the owner and the driver hold, waiting for
+ * connect/accept, destruction.
+ */
 
 #include <kunit/visibility.h>
 #include <linux/slab.h>

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* iw_cm: the iWARP connection manager, between rdma_cm (or another owner) and iWARP drivers such as siw. */
+/*
+ * iw_cm: the iWARP connection manager, between rdma_cm (or another owner) and
+ * iWARP drivers such as siw.
+ */
 
 #include <kunit/visibility.h>
 #include <linux/module.h>

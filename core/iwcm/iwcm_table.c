@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The iw_cm state machine as data: (state, input) -> handler and next state; the one place that changes state. */
+/*
+ * The iw_cm state machine as data: (state, input) -> handler and next state;
+ * the one place that changes state.
+ */
 
 #include <kunit/visibility.h>
 #include <linux/lockdep.h>

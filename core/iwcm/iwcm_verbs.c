@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The exported calls of iw_cm: listen, connect, accept, reject, disconnect and a QP's attributes. */
+/*
+ * The exported calls of iw_cm: listen, connect, accept, reject, disconnect and
+ * a QP's attributes.
+ */
 
 #include "iwcm/iwcm.h"
 
