@@ -22,6 +22,7 @@
 #define NLDEV_U32	{ .type = NLA_U32 }
 #define NLDEV_U64	{ .type = NLA_U64 }
 #define NLDEV_NEST	{ .type = NLA_NESTED }
+#define NLDEV_SOCKADDR	{ .len = sizeof(struct __kernel_sockaddr_storage) }
 
 /*
  * Names the kernel sends (firmware, kernel owner, counter names...) are
@@ -96,10 +97,8 @@ const struct nla_policy nldev_policy[RDMA_NLDEV_ATTR_MAX] = {
 	[RDMA_NLDEV_ATTR_RES_PID]		= NLDEV_U32,
 	[RDMA_NLDEV_ATTR_RES_KERN_NAME]		= NLDEV_EMPTY,
 	[RDMA_NLDEV_ATTR_RES_PS]		= NLDEV_U32,
-	[RDMA_NLDEV_ATTR_RES_SRC_ADDR]		=
-		{ .len = sizeof(struct __kernel_sockaddr_storage) },
-	[RDMA_NLDEV_ATTR_RES_DST_ADDR]		=
-		{ .len = sizeof(struct __kernel_sockaddr_storage) },
+	[RDMA_NLDEV_ATTR_RES_SRC_ADDR]		= NLDEV_SOCKADDR,
+	[RDMA_NLDEV_ATTR_RES_DST_ADDR]		= NLDEV_SOCKADDR,
 	[RDMA_NLDEV_ATTR_RES_CQE]		= NLDEV_U32,
 	[RDMA_NLDEV_ATTR_RES_USECNT]		= NLDEV_U64,
 	[RDMA_NLDEV_ATTR_RES_POLL_CTX]		= NLDEV_U8,

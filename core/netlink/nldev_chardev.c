@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* nldev GET_CHARDEV: which character device user space opens for a client ("uverbs", "rdma_cm", ...). */
+/*
+ * nldev GET_CHARDEV: which character device user space opens for a client
+ * ("uverbs", "rdma_cm", ...).
+ */
 /*
  * rdma-core finds /dev/infiniband/uverbsN of a device this way (and loads
  * ib_uverbs on demand: the client module's alias is rdma-client-<name>).

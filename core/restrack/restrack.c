@@ -56,7 +56,9 @@ static int restrack_insert_qp(struct rdma_restrack_root *root,
 static int restrack_insert_counter(struct rdma_restrack_root *root,
 				   struct rdma_restrack_entry *res);
 
-#define RESTRACK_OBJ(obj_type)					\
+/* A kind whose objects hold their entry in 'res' and their device in 'device'. */
+#define RESTRACK_OBJ(kind_name, obj_type)			\
+	.name = kind_name,					\
 	.located = true,					\
 	.res_off = offsetof(obj_type, res),			\
 	.dev_off = offsetof(obj_type, device)
@@ -67,16 +69,16 @@ static int restrack_insert_counter(struct rdma_restrack_root *root,
  * device (restrack_cm_id_dev()).
  */
 static const struct restrack_kind restrack_kinds[RDMA_RESTRACK_MAX] = {
-	[RDMA_RESTRACK_PD]	= { "PD", RESTRACK_OBJ(struct ib_pd) },
-	[RDMA_RESTRACK_CQ]	= { "CQ", RESTRACK_OBJ(struct ib_cq) },
-	[RDMA_RESTRACK_QP]	= { "QP", RESTRACK_OBJ(struct ib_qp),
+	[RDMA_RESTRACK_PD]	= { RESTRACK_OBJ("PD", struct ib_pd) },
+	[RDMA_RESTRACK_CQ]	= { RESTRACK_OBJ("CQ", struct ib_cq) },
+	[RDMA_RESTRACK_QP]	= { RESTRACK_OBJ("QP", struct ib_qp),
 				    .insert = restrack_insert_qp },
-	[RDMA_RESTRACK_CM_ID]	= { "CM_ID" },
-	[RDMA_RESTRACK_MR]	= { "MR", RESTRACK_OBJ(struct ib_mr) },
-	[RDMA_RESTRACK_CTX]	= { "CTX", RESTRACK_OBJ(struct ib_ucontext) },
-	[RDMA_RESTRACK_COUNTER]	= { "COUNTER", RESTRACK_OBJ(struct rdma_counter),
+	[RDMA_RESTRACK_CM_ID]	= { .name = "CM_ID" },
+	[RDMA_RESTRACK_MR]	= { RESTRACK_OBJ("MR", struct ib_mr) },
+	[RDMA_RESTRACK_CTX]	= { RESTRACK_OBJ("CTX", struct ib_ucontext) },
+	[RDMA_RESTRACK_COUNTER]	= { RESTRACK_OBJ("COUNTER", struct rdma_counter),
 				    .insert = restrack_insert_counter },
-	[RDMA_RESTRACK_SRQ]	= { "SRQ", RESTRACK_OBJ(struct ib_srq) },
+	[RDMA_RESTRACK_SRQ]	= { RESTRACK_OBJ("SRQ", struct ib_srq) },
 };
 
 static const struct restrack_kind *restrack_kind_of(enum rdma_restrack_type type)

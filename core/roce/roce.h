@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* core/roce/: RoCE GIDs from net device addresses and IP address resolution, as the rest of ib_core sees them. */
+/*
+ * core/roce/: RoCE GIDs from net device addresses and IP address resolution, as
+ * the rest of ib_core sees them.
+ */
 #ifndef RDMAOOT_CORE_ROCE_ROCE_H
 #define RDMAOOT_CORE_ROCE_ROCE_H
 

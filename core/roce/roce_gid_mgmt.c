@@ -479,7 +479,7 @@ void rdma_roce_rescan_port(struct ib_device *ib_dev, u32 port)
 		for_each_netdev(net, ndev) {
 			if (roce_match_default_owner(port_ndev, ndev))
 				roce_default_gids_set(ib_dev, port, ndev,
-						IB_CACHE_GID_DEFAULT_MODE_SET);
+						      IB_CACHE_GID_DEFAULT_MODE_SET);
 			if (roce_match_ip_owner(port_ndev, ndev))
 				roce_ips_add(ib_dev, port, ndev);
 		}
@@ -764,7 +764,8 @@ static int roce_addr_event(unsigned long event, struct net_device *ndev,
 	    (event != NETDEV_UP && event != NETDEV_DOWN))
 		return NOTIFY_DONE;
 
-	w = kmalloc(sizeof(*w), GFP_ATOMIC);
+	/* no allocation splat: the warning below says what was lost */
+	w = kmalloc(sizeof(*w), GFP_ATOMIC | __GFP_NOWARN);
 	if (!w) {
 		netdev_warn(ndev, "RoCE GID of %pI6 not updated: out of memory\n",
 			    addr);

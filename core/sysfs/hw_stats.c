@@ -36,9 +36,9 @@
  * Context: Process context, may sleep.
  * Return: the set, or NULL for bad arguments or without memory.
  */
-struct rdma_hw_stats *rdma_alloc_hw_stats_struct(
-	const struct rdma_stat_desc *descs, int num_counters,
-	unsigned long lifespan)
+struct rdma_hw_stats *
+rdma_alloc_hw_stats_struct(const struct rdma_stat_desc *descs,
+			   int num_counters, unsigned long lifespan)
 {
 	struct rdma_hw_stats *stats;
 

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* core/sysfs/: the sysfs tree of an RDMA device and its hardware counter sets, as the rest of ib_core sees them. */
+/*
+ * core/sysfs/: the sysfs tree of an RDMA device and its hardware counter sets,
+ * as the rest of ib_core sees them.
+ */
 #ifndef RDMAOOT_CORE_SYSFS_SYSFS_H
 #define RDMAOOT_CORE_SYSFS_SYSFS_H
 

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The block layer's RDMA queue mapping, for ULPs rebuilt against this stack instead of the kernel's built-in copy. */
+/*
+ * The block layer's RDMA queue mapping, for ULPs rebuilt against this stack
+ * instead of the kernel's built-in copy.
+ */
 
 #include <linux/blk-mq.h>
 #include <linux/export.h>
@@ -25,7 +28,7 @@
  */
 
 /**
- * rdmaoot_blk_mq_rdma_map_queues() - Map hardware queues to CPUs by an RDMA device's completion vectors
+ * rdmaoot_blk_mq_rdma_map_queues() - Map hardware queues to CPUs by vector
  * @map: the queue map of a tag set; @map->nr_queues queues from
  *	 @map->queue_offset
  * @dev: the RDMA device the queues' completions come from

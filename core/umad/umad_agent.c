@@ -51,7 +51,8 @@ static long umad_agent_add(struct umad_file *file, struct umad_reg *reg,
 	ret = -EPIPE;
 	if (!port->ib_dev || file->dead)
 		goto out;
-	ret = id = umad_agent_slot(file);
+	id = umad_agent_slot(file);
+	ret = id;
 	if (id < 0)
 		goto out;
 	agent = ib_register_mad_agent(port->ib_dev, port->port_num,

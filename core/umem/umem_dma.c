@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* ib_umem as a device sees it: the largest page size a umem can be mapped with, and walks in aligned blocks. */
+/*
+ * ib_umem as a device sees it: the largest page size a umem can be mapped with,
+ * and walks in aligned blocks.
+ */
 
 #include <linux/bitops.h>
 #include <linux/export.h>
