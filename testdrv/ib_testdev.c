@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* ib_testdev: a minimal RDMA driver for the integration tests (IB and RoCE devices, no data path). */
+/*
+ * ib_testdev: a minimal RDMA driver for the integration tests (IB and RoCE
+ * devices, no data path).
+ */
 
 #include <linux/atomic.h>
 #include <linux/err.h>
