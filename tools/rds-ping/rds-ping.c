@@ -54,7 +54,7 @@
 
 /* Socket buffers: a whole round must fit in the receiver's half. */
 #define RP_SOCKBUF	(32 << 20)
-#define RP_MAX_MSG	(1 << 20)	/* RDS_MAX_MSG_SIZE in 6.1 */
+#define RP_MAX_MSG	(1024 * 1024)	/* RDS_MAX_MSG_SIZE in 6.1 */
 
 enum rp_dir { RP_A_TO_B = 1, RP_B_TO_A = 2 };
 
@@ -82,7 +82,10 @@ static const unsigned int rp_sizes[] = {
 	65537, 131072, 262143, 524288, 1048576,
 };
 
-#define RP_NR_SIZES (sizeof(rp_sizes) / sizeof(rp_sizes[0]))
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
+#define RP_NR_SIZES	ARRAY_SIZE(rp_sizes)
 
 static unsigned char *rp_buf;
 /* A socket to list RDS's connections from when giving up, or -1. */
@@ -339,7 +342,8 @@ static void rp_conns_print(int fd)
 		c = (void *)((char *)buf + i * each);
 		inet_ntop(AF_INET, &c->laddr, l, sizeof(l));
 		inet_ntop(AF_INET, &c->faddr, f, sizeof(f));
-		fprintf(stderr, "rds-ping:   %s -> %s %s flags 0x%x next_tx_seq %llu next_rx_seq %llu\n",
+		fprintf(stderr,
+			"rds-ping:   %s -> %s %s flags 0x%x next_tx_seq %llu next_rx_seq %llu\n",
 			l, f, (char *)c->transport, c->flags,
 			(unsigned long long)c->next_tx_seq,
 			(unsigned long long)c->next_rx_seq);
@@ -361,10 +365,11 @@ static void rp_conn_check(int fd, const struct rp_cfg *cfg,
 		if (c->laddr != l->addr.sin_addr.s_addr ||
 		    c->faddr != f->addr.sin_addr.s_addr)
 			continue;
-		printf("rds-ping: connection %s -> %s: transport %s, flags 0x%x, next_tx_seq %llu, next_rx_seq %llu\n",
-		       l->name, f->name, (char *)c->transport, c->flags,
-		       (unsigned long long)c->next_tx_seq,
-		       (unsigned long long)c->next_rx_seq);
+		fprintf(stdout,
+			"rds-ping: connection %s -> %s: transport %s, flags 0x%x, next_tx_seq %llu, next_rx_seq %llu\n",
+			l->name, f->name, (char *)c->transport, c->flags,
+			(unsigned long long)c->next_tx_seq,
+			(unsigned long long)c->next_rx_seq);
 		if (strcmp((char *)c->transport, cfg->trans_name))
 			rp_die("connection %s -> %s uses %s, not %s", l->name,
 			       f->name, (char *)c->transport, cfg->trans_name);
@@ -430,8 +435,8 @@ static void rp_stats_print(int fd, FILE *out)
 
 static void rp_usage(void)
 {
-	fputs("usage: rds-ping -a ADDR_A -b ADDR_B [-p PORT] [-n ROUNDS] [-m MAX] [-t SECS] [-T ib|tcp] [-s] [-r a|b]\n",
-	      stderr);
+	fprintf(stderr,
+		"usage: rds-ping -a ADDR_A -b ADDR_B [-p PORT] [-n ROUNDS] [-m MAX] [-t SECS] [-T ib|tcp] [-s] [-r a|b]\n");
 	exit(2);
 }
 
@@ -458,13 +463,27 @@ static void rp_args_parse(struct rp_cfg *cfg, int argc, char **argv)
 	cfg->trans_name = "infiniband";
 	while ((opt = getopt(argc, argv, "a:b:p:n:m:t:T:sr:")) != -1) {
 		switch (opt) {
-		case 'a': ipa = optarg; break;
-		case 'b': ipb = optarg; break;
-		case 'p': port = strtoul(optarg, NULL, 0); break;
-		case 'n': cfg->rounds = strtoul(optarg, NULL, 0); break;
-		case 'm': cfg->max = strtoul(optarg, NULL, 0); break;
-		case 't': cfg->timeout = strtoul(optarg, NULL, 0); break;
-		case 's': cfg->stats = 1; break;
+		case 'a':
+			ipa = optarg;
+			break;
+		case 'b':
+			ipb = optarg;
+			break;
+		case 'p':
+			port = strtoul(optarg, NULL, 0);
+			break;
+		case 'n':
+			cfg->rounds = strtoul(optarg, NULL, 0);
+			break;
+		case 'm':
+			cfg->max = strtoul(optarg, NULL, 0);
+			break;
+		case 't':
+			cfg->timeout = strtoul(optarg, NULL, 0);
+			break;
+		case 's':
+			cfg->stats = 1;
+			break;
 		case 'r':
 			if (strcmp(optarg, "a") && strcmp(optarg, "b"))
 				rp_usage();
@@ -478,7 +497,8 @@ static void rp_args_parse(struct rp_cfg *cfg, int argc, char **argv)
 				rp_usage();
 			}
 			break;
-		default: rp_usage();
+		default:
+			rp_usage();
 		}
 	}
 	if (!ipa || !ipb || !port || port > 65534 || !cfg->rounds ||
