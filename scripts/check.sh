@@ -159,7 +159,9 @@ for kind in $order; do
 	fi
 	"$RDMAOOT_TOP/scripts/stage-modules.sh" "$kind" "$BUILD/$kind" > "$BUILD/stage-$kind.log" 2>&1 ||
 		{ echo "FAIL stage/$kind 0 see $BUILD/stage-$kind.log" >> "$HOSTRES"; continue; }
-	# Timeouts allow for the other guest or a build sharing the cores.
+	# The time each guest's job is expected to need at most; the guest is
+	# stopped when it makes no progress, or at 3 times that
+	# (scripts/qemu-run.sh).
 	if [ "$kind" = debug ]; then
 		"$RDMAOOT_TOP/scripts/qemu-run.sh" debug "$BUILD/debug/modroot" "$BUILD/out-debug" check 4500 &
 	else

@@ -11,7 +11,10 @@
 # link stalled for good under load, see Documentation/testing.rst.) Results: OUTDIR/ours/share (as any
 # guest's), the peer's log in OUTDIR/peer/share. Prints "PASS interop/peer"
 # or "FAIL interop/peer <reason>" for the host's list of checks. Exits 0
-# when our guest finished its job.
+# when our guest finished its job. TIMEOUT is the time our guest's job is
+# expected to need at most (scripts/qemu-run.sh: it is stopped at 3 times
+# that, or when it makes no progress); the peer, idle while it waits for
+# commands, has no limit on that: it is stopped when ours is done.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -27,7 +30,7 @@ inbox=$("$RDMAOOT_TOP/scripts/stage-modules.sh" stock "$out/inbox" 2> "$out/stag
 
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 RDMAOOT_NIC=stream,server=on,addr.type=inet,addr.host=127.0.0.1,addr.port=$port RDMAOOT_MAC=52:54:00:88:00:01 \
-	RDMAOOT_PAIR=$pair RDMAOOT_SMP=1 RDMAOOT_TESTS= \
+	RDMAOOT_PAIR=$pair RDMAOOT_SMP=1 RDMAOOT_TESTS= RDMAOOT_GUEST_IDLE_S=0 \
 	"$RDMAOOT_TOP/scripts/qemu-run.sh" stock "$inbox" "$out/peer" interop-peer "$tmo" &
 peer_pid=$!
 

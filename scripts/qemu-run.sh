@@ -8,6 +8,15 @@
 # goes to OUTDIR/console.log. Exits 0 when the guest finished its job
 # (OUTDIR/share/done exists), 1 otherwise.
 #
+# Time limits (Documentation/testing.rst): the guest is stopped when neither
+# its console nor anything in OUTDIR/share grew for RDMAOOT_GUEST_IDLE_S
+# seconds (default RDMAOOT_IDLE_S + 300, so that a unit stuck in the guest
+# is reported by the guest's runner first; 0: no such limit), or once it
+# ran RDMAOOT_CAP_FACTOR (default 3) times TIMEOUT (the time the job is
+# expected to need at most, default 1200 s). Why it was stopped goes to
+# OUTDIR/stopped. RDMAOOT_IDLE_S and RDMAOOT_CAP_FACTOR are passed on to
+# the guest's runner, for its units.
+#
 # For a guest that is one of two on a virtual wire (scripts/interop.sh):
 #   RDMAOOT_NIC   QEMU -netdev options of its NIC (scripts/interop.sh gives
 #                 "stream,server=on|off,addr..."), and RDMAOOT_MAC its MAC address
@@ -50,6 +59,8 @@ RDMAOOT_JOB='$job'
 RDMAOOT_MODROOT='$modroot'
 RDMAOOT_TESTS='${RDMAOOT_TESTS:-}'
 RDMAOOT_PAIRED='${RDMAOOT_PAIR:+1}'
+RDMAOOT_IDLE_S='${RDMAOOT_IDLE_S:-}'
+RDMAOOT_CAP_FACTOR='${RDMAOOT_CAP_FACTOR:-}'
 ENV
 
 nic=(-nic none)
@@ -59,15 +70,41 @@ pair=()
 [ -n "${RDMAOOT_PAIR:-}" ] &&
 	pair=(-virtfs "local,path=$RDMAOOT_PAIR,mount_tag=pair,security_model=none")
 
-rdmaoot_log "booting the $kind kernel (job: $job, timeout ${tmo}s)"
-set +e
-timeout --foreground -k 10 "$tmo" qemu-system-x86_64 \
+. "$RDMAOOT_TOP/scripts/guest/watch.sh"
+idle=${RDMAOOT_GUEST_IDLE_S:-$((RDMAOOT_IDLE_S + 300))}
+cap=$((tmo * RDMAOOT_CAP_FACTOR))
+rm -f "$out/stopped"
+
+rdmaoot_log "booting the $kind kernel (job: $job; stopped after ${idle}s without progress or at ${cap}s)"
+qemu-system-x86_64 \
 	-accel tcg -smp "${RDMAOOT_SMP:-2}" -m "$mem" -nographic -no-reboot \
 	-kernel "$kernel" -initrd "$initrd" -append "$append" \
 	-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \
 	-virtfs "local,path=$out/share,mount_tag=share,security_model=none" \
-	"${nic[@]}" "${pair[@]}" -serial "file:$out/console.log" -monitor none </dev/null >/dev/null 2>"$out/qemu.err"
+	"${nic[@]}" "${pair[@]}" -serial "file:$out/console.log" -monitor none </dev/null >/dev/null 2>"$out/qemu.err" &
+qpid=$!
+# Whatever ends this script ends the guest too.
+trap 'kill "$qpid" 2>/dev/null' EXIT
+trap 'exit 1' INT TERM HUP
+set +e
+watch_wait "$qpid" "$idle" "$cap" "$out/console.log" "$out/share"
 rc=$?
+if [ -n "$WATCH_WHY" ]; then
+	unit=$(grep -o 'rdmaoot: test start: [^ ]*' "$out/console.log" | tail -n1)
+	unit=${unit#rdmaoot: test start: }
+	why="$WATCH_WHY (last console line: '$(watch_last_line "$out/console.log" | tr -d '\r')')"
+	echo "$why" > "$out/stopped"
+	rdmaoot_log "stopping the $kind guest in ${unit:-boot}: $why"
+	kill -TERM "$qpid" 2>/dev/null
+	for _ in $(seq 20); do
+		kill -0 "$qpid" 2>/dev/null || break
+		sleep 0.5
+	done
+	kill -KILL "$qpid" 2>/dev/null
+	wait "$qpid"
+	rc=$?
+fi
+trap - EXIT INT TERM HUP
 set -e
 if [ -f "$out/share/done" ]; then
 	exit 0

@@ -143,6 +143,19 @@ def panic_reason(outdir):
     return 'no panic message (timeout?)'
 
 
+def stop_reason(outdir):
+    """Why the host stopped the guest (scripts/qemu-run.sh), and what the
+    kernel reported, if anything."""
+    panic = panic_reason(outdir)
+    path = os.path.join(outdir, 'stopped')
+    if not os.path.exists(path):
+        return panic
+    stopped = 'the host stopped it: ' + open(path, errors='replace').read().strip()
+    if panic.startswith('no '):
+        return stopped
+    return f'{stopped}; {panic}'
+
+
 def check_guest(t, kind, outdir, suites, selected, splats):
     share = os.path.join(outdir, 'share')
     kmsg = kmsg_lines(os.path.join(share, 'kmsg.log'))
@@ -167,7 +180,7 @@ def check_guest(t, kind, outdir, suites, selected, splats):
     done = os.path.join(share, 'done')
     if not os.path.exists(done):
         where = last_unit_started(outdir) or 'boot'
-        t.add('FAIL', f'{kind}/guest', f'did not finish: stopped in {where}: {panic_reason(outdir)}')
+        t.add('FAIL', f'{kind}/guest', f'did not finish: stopped in {where}: {stop_reason(outdir)}')
     elif open(done).read().strip() != '0':
         t.add('FAIL', f'{kind}/guest', f'test runner exited {open(done).read().strip()}')
     elif not units:

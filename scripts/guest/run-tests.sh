@@ -21,6 +21,10 @@ TOP=$RDMAOOT_TOP
 UNITS=$SHARE/units.txt
 START_TIMES=/tmp/unit-starts
 . "$TOP/scripts/guest/splat.sh"
+# How long a unit may go without progress: scripts/guest/watch.sh. The
+# tests see the kernel log's copy through test-one.sh.
+export RDMAOOT_KMSG=$SHARE/kmsg.log
+. "$TOP/scripts/guest/watch.sh"
 mkdir -p "$SHARE/kunit" "$SHARE/logs"
 : > "$UNITS"
 : > "$START_TIMES"
@@ -132,31 +136,26 @@ selected() {
 	return 1
 }
 
-# A KUnit module still loading after this long is stuck: KUnit's own
+# A KUnit module's suites run in its init: the kernel log grows as they
+# report their cases. One whose modprobe made no progress for
+# RDMAOOT_IDLE_S seconds (or ran over its cap) is stuck: KUnit's own
 # per-case timeout (300 s) cannot stop a case blocked in the kernel.
-KUNIT_HANG_S=900
-
-# The background modprobe of a KUnit module reports its status through
-# this FIFO; a read with a timeout waits for it (no watchdog process).
-KUNIT_DONE_FIFO=/tmp/rdmaoot-kunit-done.fifo
-KUNIT_DONE_FD=
+KUNIT_EXPECT_S=900
 
 # kunit_load MOD LOG: modprobe MOD (its suites run in its init), output
-# to LOG; the modprobe's status. Returns 124 if it hung: the kernel's
-# list of blocked tasks then ends LOG (sysrq w, from dmesg).
+# to LOG; the modprobe's status. Returns 124 if it was given up on
+# (WATCH_WHY says why): the kernel's list of blocked tasks then ends LOG
+# (sysrq w, from dmesg).
 kunit_load() {
 	local pid rc
-	{ modprobe "$1" > "$2" 2>&1; echo "$?" >&"$KUNIT_DONE_FD"; } &
+	modprobe "$1" > "$2" 2>&1 &
 	pid=$!
-	if ! read -r -t "$KUNIT_HANG_S" -u "$KUNIT_DONE_FD" rc; then
-		echo w > /proc/sysrq-trigger
-		sleep 2
-		{ echo "--- modprobe $1 hung for ${KUNIT_HANG_S}s; blocked tasks:"
-		  dmesg | tail -n 600; } >> "$2"
-		return 124
-	fi
-	wait "$pid"
-	return "$rc"
+	watch_wait "$pid" "$RDMAOOT_IDLE_S" $((KUNIT_EXPECT_S * RDMAOOT_CAP_FACTOR)) "$2" "$RDMAOOT_KMSG"
+	rc=$?
+	[ -n "$WATCH_WHY" ] || return "$rc"
+	WATCH_WHY="$WATCH_WHY (last kernel line: '$(watch_last_line "$RDMAOOT_KMSG" | sed 's/^[^;]*;//')')"
+	watch_dump_blocked "modprobe $1" >> "$2"
+	return 124
 }
 
 # kunit_keep SUITE: copy the suite's results from debugfs to
@@ -174,9 +173,6 @@ kunit_keep() {
 run_kunit() {
 	local mod suites s rc
 	[ -d /sys/kernel/debug/kunit ] || return 0
-	rm -f "$KUNIT_DONE_FIFO"
-	mkfifo "$KUNIT_DONE_FIFO" && exec {KUNIT_DONE_FD}<>"$KUNIT_DONE_FIFO" ||
-		{ echo "FAIL kunit/runner 0 cannot make $KUNIT_DONE_FIFO" >> "$UNITS"; return 0; }
 	while read -r mod suites; do
 		case "$mod" in ''|'#'*) continue ;; esac
 		selected "kunit/$mod" || continue
@@ -184,7 +180,7 @@ run_kunit() {
 		kunit_load "$mod" "$SHARE/logs/kunit-$mod.log"
 		rc=$?
 		if [ $rc -eq 124 ]; then
-			unit_end "kunit/$mod" FAIL "hung for ${KUNIT_HANG_S}s (blocked tasks in logs/kunit-$mod.log)"
+			unit_end "kunit/$mod" FAIL "$WATCH_WHY (blocked tasks in logs/kunit-$mod.log)"
 			return 1
 		fi
 		for s in $suites; do
@@ -233,11 +229,11 @@ run_integration() {
 		unit_begin "$name"
 		bash "$TOP/scripts/guest/test-one.sh" "$t" > "$log" 2>&1
 		rc=$?
-		reason=$(sed -n 's/^SKIP: //p; s/^FAIL: //p' "$log" | tail -n1)
+		reason=$(sed -n 's/^SKIP: //p; s/^FAIL: //p; s/^TIMEOUT: //p' "$log" | tail -n1)
 		case $rc in
 		0) unit_end "$name" PASS ;;
 		77) unit_end "$name" SKIP "${reason:-skipped}" ;;
-		124) unit_end "$name" FAIL "timed out" ;;
+		124) unit_end "$name" FAIL "${reason:-stopped} (blocked tasks in logs/${log##*/})" ;;
 		*) unit_end "$name" FAIL "${reason:-exit status $rc}" ;;
 		esac
 	done
