@@ -83,6 +83,7 @@ struct rxe_stats {
  * @qpn_next:  where the cyclic QPN allocation goes on
  * @key_next:  where the cyclic key index allocation goes on
  * @stats:     per-CPU counters, indexed by enum rxe_counter
+ * @home_load: QPs whose home is each CPU, indexed by CPU (rxe_home.c)
  * @num_pd:    live PDs, checked against @attr limits (likewise below)
  * @num_ah:    live AHs
  * @num_cq:    live CQs
@@ -114,6 +115,7 @@ struct rxe_dev {
 	struct list_head mcast_list;
 
 	struct rxe_stats __percpu *stats;
+	atomic_t *home_load;
 
 	atomic_t num_pd, num_ah, num_cq, num_srq, num_qp, num_mr, num_mw;
 	atomic64_t mmap_offset;

@@ -13,6 +13,7 @@
  * forgets every queued WQE and all transport progress.
  */
 #include <linux/hash.h>
+#include "rxe_home.h"
 #include "rxe_ops.h"
 #include "rxe_qp.h"
 #include "rxe_req.h"
@@ -310,9 +311,10 @@ static int qp_alloc_qpn(struct rxe_qp *qp, struct rxe_dev *rxe,
 
 static void qp_init_engines(struct rxe_qp *qp)
 {
-	rxe_task_init(&qp->req_task, qp, rxe_req_run);
-	rxe_task_init(&qp->comp_task, qp, rxe_comp_run);
-	rxe_task_init(&qp->resp_task, qp, rxe_resp_run);
+	qp->home_cpu = rxe_home_get(qp->rxe);
+	rxe_task_init(&qp->req_task, qp, rxe_req_run, qp->home_cpu);
+	rxe_task_init(&qp->comp_task, qp, rxe_comp_run, qp->home_cpu);
+	rxe_task_init(&qp->resp_task, qp, rxe_resp_run, qp->home_cpu);
 	rxe_req_init(qp);
 	rxe_comp_init(qp);
 	rxe_resp_init(qp);
@@ -713,6 +715,7 @@ int rxe_qp_destroy(struct ib_qp *ibqp, struct ib_udata *udata)
 		;
 	rxe_resp_flush(qp);
 	qp_free_queues(qp);
+	rxe_home_put(rxe, qp->home_cpu);
 	atomic_dec(&rxe->num_qp);
 	return 0;
 }

@@ -130,6 +130,9 @@ enum rxe_req_flag {
  * @rd_atomic:  READ/ATOMIC requests in flight; the completer decrements
  * @flags:      enum rxe_req_flag bits, set by the completer
  * @retry_psn:  where to resend from (written before RXE_REQ_RETRY is set)
+ * @window:     RC packets that may be unacknowledged now, at most
+ *              RXE_REQ_WINDOW; the completer narrows it after a timeout
+ *              and widens it on progress (rxe_comp_window())
  * @xmit_timer: retries a transmit that failed for lack of local resources
  */
 struct rxe_req_state {
@@ -143,6 +146,7 @@ struct rxe_req_state {
 	atomic_t rd_atomic;
 	unsigned long flags;
 	u32 retry_psn;
+	u32 window;
 	struct timer_list xmit_timer;
 };
 
@@ -230,6 +234,7 @@ struct rxe_qp_attr {
  * @attr:       transport attributes
  * @av:         primary path (RC, UC)
  * @sport:      UDP source port of every packet this QP sends
+ * @home_cpu:   where its engines' queued runs go (rxe_home.c)
  * @sig_all:    every send WQE completes (IB_SIGNAL_ALL_WR)
  * @scq:        send CQ (the core holds a usecnt on it, as on @rcq, @srq)
  * @rcq:        receive CQ
@@ -272,6 +277,7 @@ struct rxe_qp {
 	struct rxe_qp_attr attr;
 	struct rxe_av av;
 	u16 sport;
+	int home_cpu;
 	bool sig_all;
 
 	struct rxe_cq *scq;
