@@ -73,6 +73,16 @@ path_ignore=(
 	# constants only, as in kunit/mad/pack_test.c.
 	"core/mad/sa_path.c MACRO_ARG_REUSE"
 	"core/mad/sa_record.c MACRO_ARG_REUSE"
+	# rxe_opcode.c builds its opcode table at compile time: RXE_HAS(),
+	# RXE_START() and RXE_OFF() take an opcode's constant flag set and a
+	# header number, never an expression with side effects. rxe_hdr_dbg()
+	# names the packet twice (its device, or none) and passes its format
+	# to one of two printers, of which exactly one runs.
+	"sw/rxe/rxe_opcode.c MACRO_ARG_REUSE"
+	# rxe_dbg_qp() reads the QP's device and number for the prefix of
+	# ibdev_dbg(), which must stay a macro (dynamic debug, __func__);
+	# callers pass a QP variable.
+	"sw/rxe/rxe_qp.h MACRO_ARG_REUSE"
 	# rdma_ucm's user ABI: 6.1 answers an unknown command, query or option
 	# with -ENOSYS, and user space sees that errno; it stays.
 	"core/ucma ENOSYS"
