@@ -219,6 +219,10 @@ struct ib_mad_rmpp_tx;
  * @vendor_err: for IB_WC_REM_ABORT_ERR, the RMPP status the peer gave
  * @on_wire: the send completion is owed
  * @awaits_answer: an answer is owed (for RMPP: an ACK or the response)
+ * @answering: claimed by a response being delivered (ib_mad_send_claim()):
+ *	only ib_mad_send_answered(), or the send completion after it,
+ *	reports it; off @waiting meanwhile, so that neither the timer nor
+ *	a cancel sees it
  *
  * Every field after @tid is under the agent's lock, so is all of @rmpp.
  */
@@ -241,6 +245,7 @@ struct ib_mad_send {
 	u32			vendor_err;
 	bool			on_wire;
 	bool			awaits_answer;
+	bool			answering;
 };
 
 static inline struct ib_mad_send *ib_mad_send(struct ib_mad_send_buf *buf)

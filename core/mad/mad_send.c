@@ -301,6 +301,7 @@ int ib_post_send_mad(struct ib_mad_send_buf *send_buf,
 		send->vendor_err = 0;
 		send->on_wire = true;
 		send->awaits_answer = send_buf->timeout_ms > 0 || send->rmpp;
+		send->answering = false;
 
 		refcount_inc(&priv->refs);
 		spin_lock_irqsave(&priv->lock, flags);
@@ -392,10 +393,10 @@ static void mad_send_wire_done(struct ib_mad_send *send,
 		spin_unlock_irqrestore(&priv->lock, flags);
 		return;
 	}
-	report = !send->awaits_answer;
+	report = !send->awaits_answer && !send->answering;
 	if (report)
 		list_del_init(&send->node);
-	else
+	else if (!send->answering)
 		ib_mad_send_wait(send, send->rmpp ?
 				 ib_mad_rmpp_tx_wait_ms(send) :
 				 send->buf.timeout_ms);
@@ -566,7 +567,9 @@ void ib_mad_send_cancel_all(struct ib_mad_agent_priv *priv)
  * A response arrived for @priv: the outstanding request with the same TID
  * and class, which no longer waits for an answer, or NULL. The request
  * stays outstanding until ib_mad_send_answered() settles it, after the
- * response has been delivered.
+ * response has been delivered; meanwhile nothing else reports it (an
+ * unregistration cancelling everything at that moment once freed it under
+ * the response's handler).
  */
 struct ib_mad_send_buf *ib_mad_send_claim(struct ib_mad_agent_priv *priv,
 					  const struct ib_mad_hdr *hdr)
@@ -586,6 +589,10 @@ struct ib_mad_send_buf *ib_mad_send_claim(struct ib_mad_agent_priv *priv,
 			    !send->buf.timeout_ms)
 				continue;
 			send->awaits_answer = false;
+			send->answering = true;
+			/* Waiting: off the list, beyond the timer and cancels. */
+			if (!send->on_wire)
+				list_del_init(&send->node);
 			found = send;
 			break;
 		}
@@ -604,6 +611,7 @@ void ib_mad_send_answered(struct ib_mad_send_buf *buf)
 	bool report;
 
 	spin_lock_irqsave(&priv->lock, flags);
+	send->answering = false;
 	report = !send->on_wire;
 	if (report)
 		list_del_init(&send->node);
