@@ -4,6 +4,7 @@
  * retries and cancellation.
  */
 
+#include <kunit/visibility.h>
 #include <linux/export.h>
 #include <linux/jiffies.h>
 #include <linux/slab.h>
@@ -560,6 +561,7 @@ void ib_mad_send_cancel_all(struct ib_mad_agent_priv *priv)
 		mad_send_report(send, IB_WC_WR_FLUSH_ERR);
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(ib_mad_send_cancel_all);
 
 /* ---- Answers -------------------------------------------------------------- */
 
@@ -600,6 +602,7 @@ struct ib_mad_send_buf *ib_mad_send_claim(struct ib_mad_agent_priv *priv,
 	spin_unlock_irqrestore(&priv->lock, flags);
 	return found ? &found->buf : NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(ib_mad_send_claim);
 
 /* Report a claimed request unless its send completion is still owed. */
 void ib_mad_send_answered(struct ib_mad_send_buf *buf)
@@ -620,6 +623,7 @@ void ib_mad_send_answered(struct ib_mad_send_buf *buf)
 	if (report)
 		mad_send_report(send, status);
 }
+EXPORT_SYMBOL_IF_KUNIT(ib_mad_send_answered);
 
 /* The outstanding send of @priv whose answer @hdr would be, or NULL. */
 static struct ib_mad_send *mad_send_match(struct ib_mad_agent_priv *priv,

@@ -972,6 +972,49 @@ static void rmpp_user_rmpp_test(struct kunit *test)
 	expect_nsent(test, 0);
 }
 
+/*
+ * Not RMPP, the same agent: a response claims its request, which waits
+ * for it after its send completed, and an unregistration cancels every
+ * send at that moment. The request is the response's until
+ * ib_mad_send_answered(): the cancel leaves it alone (it once reported and
+ * freed it under the response's handler), the answer reports it once.
+ */
+static void mad_claim_then_cancel_test(struct kunit *test)
+{
+	struct rmpp_fix *fix = test->priv;
+	struct ib_mad_agent_priv *priv = ib_mad_agent_priv(fix->agent);
+	struct ib_mad_send_buf *buf, *claimed;
+	unsigned long end = jiffies + SA_FIX_WAIT;
+	struct ib_mad_hdr answer;
+
+	buf = ib_create_send_mad(fix->agent, PEER_QP, 0, 0, HDR,
+				 IB_MGMT_MAD_SIZE - HDR, GFP_KERNEL,
+				 IB_MGMT_BASE_VERSION);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(buf));
+	peer_mad(buf->mad, IB_MGMT_METHOD_GET, our_tid(test, 77));
+	buf->ah = fix->ah;
+	buf->timeout_ms = 10000;
+	KUNIT_ASSERT_EQ(test, ib_post_send_mad(buf, NULL), 0);
+	/* Off the wire: the request waits for its answer. */
+	while (READ_ONCE(ib_mad_send(buf)->on_wire)) {
+		KUNIT_ASSERT_TRUE(test, time_before(jiffies, end));
+		usleep_range(1000, 2000);
+	}
+
+	answer = *(struct ib_mad_hdr *)buf->mad;
+	answer.method = IB_MGMT_METHOD_GET_RESP;
+	claimed = ib_mad_send_claim(priv, &answer);
+	KUNIT_ASSERT_PTR_EQ(test, claimed, buf);
+	/* A second answer finds nothing to claim. */
+	KUNIT_EXPECT_NULL(test, ib_mad_send_claim(priv, &answer));
+
+	ib_mad_send_cancel_all(priv);
+	KUNIT_EXPECT_EQ(test, fix->log.nsent, 0);
+	ib_mad_send_answered(claimed);
+	KUNIT_EXPECT_EQ(test, fix->log.nsent, 1);
+	KUNIT_EXPECT_EQ(test, fix->log.status, IB_WC_SUCCESS);
+}
+
 static struct kunit_case rmpp_cases[] = {
 	/* Buffers. */
 	KUNIT_CASE(rmpp_segmentation_test),
@@ -1001,6 +1044,8 @@ static struct kunit_case rmpp_cases[] = {
 	KUNIT_CASE(rmpp_recv_response_test),
 	KUNIT_CASE(rmpp_cancel_on_unregister_test),
 	KUNIT_CASE(rmpp_user_rmpp_test),
+	/* Not RMPP: a claimed request and an unregistration. */
+	KUNIT_CASE(mad_claim_then_cancel_test),
 	{}
 };
 
