@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The async event file GET_CONTEXT hands out: a queue of ib_uverbs_async_event_desc that read() and poll() consume. */
+/*
+ * The async event file GET_CONTEXT hands out: a queue of
+ * ib_uverbs_async_event_desc that read() and poll() consume.
+ */
 /*
  * Events queued: the device's own (port state, GID and the like, whose
  * element is the port number) through an ib_event_handler registered for

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* CQs from user space: CREATE_CQ, EX_CREATE_CQ, RESIZE_CQ, POLL_CQ, REQ_NOTIFY_CQ, DESTROY_CQ, the CQ's kind and its events. */
+/*
+ * CQs from user space: CREATE_CQ, EX_CREATE_CQ, RESIZE_CQ, POLL_CQ,
+ * REQ_NOTIFY_CQ, DESTROY_CQ, the CQ's kind and its events.
+ */
 
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The device commands: GET_CONTEXT (the file's ucontext and async event file), QUERY_DEVICE, EX_QUERY_DEVICE, QUERY_PORT. */
+/*
+ * The device commands: GET_CONTEXT (the file's ucontext and async event file),
+ * QUERY_DEVICE, EX_QUERY_DEVICE, QUERY_PORT.
+ */
 
 #include <linux/file.h>
 #include <linux/fs.h>

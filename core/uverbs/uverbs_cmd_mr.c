@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Memory regions from user space: REG_MR, REREG_MR, DEREG_MR and the MR's kind in the handle table. */
+/*
+ * Memory regions from user space: REG_MR, REREG_MR, DEREG_MR and the MR's kind
+ * in the handle table.
+ */
 /*
  * The driver pins the memory (ib_umem_get() in its reg_user_mr) and
  * releases it in dereg_mr; the core's part is the MR's fields, the PD's

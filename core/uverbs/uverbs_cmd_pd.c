@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Protection domains from user space: ALLOC_PD, DEALLOC_PD and the PD's kind in the handle table. */
+/*
+ * Protection domains from user space: ALLOC_PD, DEALLOC_PD and the PD's kind in
+ * the handle table.
+ */
 
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* QPs from user space: CREATE_QP, EX_CREATE_QP, MODIFY_QP, EX_MODIFY_QP, QUERY_QP, DESTROY_QP and the POST_SEND doorbell. */
+/*
+ * QPs from user space: CREATE_QP, EX_CREATE_QP, MODIFY_QP, EX_MODIFY_QP,
+ * QUERY_QP, DESTROY_QP and the POST_SEND doorbell.
+ */
 /*
  * RC, UC and UD QPs (and raw packet QPs for CAP_NET_RAW, where a driver
  * has them) on a PD, CQs and an optional SRQ of the same file. XRC QPs

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* SRQs from user space: CREATE_SRQ, CREATE_XSRQ, MODIFY_SRQ, QUERY_SRQ, DESTROY_SRQ, the SRQ's kind and its events. */
+/*
+ * SRQs from user space: CREATE_SRQ, CREATE_XSRQ, MODIFY_SRQ, QUERY_SRQ,
+ * DESTROY_SRQ, the SRQ's kind and its events.
+ */
 /*
  * Only basic SRQs: XRC and tag-matching SRQs need an XRC domain or a CQ
  * handle this stack does not hand out yet, so CREATE_XSRQ answers them

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The write() command table: per command number, its handler, the sizes it needs and the driver op it depends on. */
+/*
+ * The write() command table: per command number, its handler, the sizes it
+ * needs and the driver op it depends on.
+ */
 /*
  * Every command number the ABI defines has a row; the ones without a
  * handler yet answer -EOPNOTSUPP once their header passed the generic

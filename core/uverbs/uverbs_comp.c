@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Completion channels: the anonymous files CREATE_COMP_CHANNEL makes, queues of ib_uverbs_comp_event_desc for read() and poll(). */
+/*
+ * Completion channels: the anonymous files CREATE_COMP_CHANNEL makes, queues of
+ * ib_uverbs_comp_event_desc for read() and poll().
+ */
 /*
  * A channel counts its holders: its file, and every CQ that reports to it
  * (so closing the descriptor while CQs use it is safe: the queue lives on,

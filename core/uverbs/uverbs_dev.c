@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The uverbs character devices: one /dev/infiniband/uverbsN per device whose driver makes user contexts, its sysfs files, GET_CHARDEV. */
+/*
+ * The uverbs character devices: one /dev/infiniband/uverbsN per device whose
+ * driver makes user contexts, its sysfs files, GET_CHARDEV.
+ */
 
 #include <kunit/visibility.h>
 #include <linux/cdev.h>

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* One event queue for read(), poll() and SIGIO, shared by completion channels and the async event file. */
+/*
+ * One event queue for read(), poll() and SIGIO, shared by completion channels
+ * and the async event file.
+ */
 /*
  * An event may belong to a user object (a CQ): then it also sits on that
  * object's list of unread events, so that destroying the object takes its

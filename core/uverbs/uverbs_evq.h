@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The event queue behind both event files of ib_uverbs: completion channels and the async event file (uverbs_evq.c). */
+/*
+ * The event queue behind both event files of ib_uverbs: completion channels and
+ * the async event file (uverbs_evq.c).
+ */
 #ifndef RDMAOOT_CORE_UVERBS_EVQ_H
 #define RDMAOOT_CORE_UVERBS_EVQ_H
 

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* An open uverbs device file: open, close, and the teardown of what it holds on the device (its objects and ucontext). */
+/*
+ * An open uverbs device file: open, close, and the teardown of what it holds on
+ * the device (its objects and ucontext).
+ */
 
 #include <linux/fs.h>
 #include <linux/nsproxy.h>
@@ -143,7 +146,10 @@ static int uverbs_release(struct inode *inode, struct file *filp)
 	return 0;
 }
 
-/* A stream of commands (write() and ioctl()): no seeking, no reading (answers go to user buffers). */
+/*
+ * A stream of commands (write() and ioctl()): no seeking, no reading (answers
+ * go to user buffers).
+ */
 const struct file_operations uverbs_fops = {
 	.owner = THIS_MODULE,
 	.open = uverbs_open, .release = uverbs_release,

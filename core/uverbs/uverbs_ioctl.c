@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* ioctl() on a uverbs file: RDMA_VERBS_IOCTL's header and attribute checks, the dispatch, commit and abort. */
+/*
+ * ioctl() on a uverbs file: RDMA_VERBS_IOCTL's header and attribute checks, the
+ * dispatch, commit and abort.
+ */
 /*
  * One ioctl is a header (object, method, driver id, attribute count) and an
  * array of attributes. Steps, each with 6.1's errno, which libibverbs

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The ioctl methods: the device's (INVOKE_WRITE, GET_CONTEXT, port, context and GID queries, handles), ASYNC_EVENT_ALLOC, PD_DESTROY. */
+/*
+ * The ioctl methods: the device's (INVOKE_WRITE, GET_CONTEXT, port, context and
+ * GID queries, handles), ASYNC_EVENT_ALLOC, PD_DESTROY.
+ */
 /*
  * The engine has checked every attribute against the method's row before
  * a handler here runs: mandatory ones are present, CONST_IN and FLAGS_IN

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The ioctl spec table: per object, its methods; per method, its handler and the specs of its attributes. */
+/*
+ * The ioctl spec table: per object, its methods; per method, its handler and
+ * the specs of its attributes.
+ */
 /*
  * Ids are Linux 6.1's (<uapi/rdma/ib_user_ioctl_cmds.h>); sizes and value
  * ranges are what 6.1 accepts for each attribute. An object or method not

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* mmap() of a uverbs file: the driver maps a buffer of the file's ucontext (a ring of a user queue). */
+/*
+ * mmap() of a uverbs file: the driver maps a buffer of the file's ucontext (a
+ * ring of a user queue).
+ */
 
 #include <linux/fs.h>
 #include <linux/mm.h>

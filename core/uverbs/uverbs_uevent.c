@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The user side of objects whose only events are async ones (QPs, SRQs): their handle, events and the count DESTROY reports. */
+/*
+ * The user side of objects whose only events are async ones (QPs, SRQs): their
+ * handle, events and the count DESTROY reports.
+ */
 
 #include <linux/slab.h>
 

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The per-file handle table: the numbers user space names its objects by, and who may use or destroy one. */
+/*
+ * The per-file handle table: the numbers user space names its objects by, and
+ * who may use or destroy one.
+ */
 /*
  * A handle is an index in the file's xarray. It is reserved (a NULL entry,
  * invisible to lookups) while its object is being created and holds the

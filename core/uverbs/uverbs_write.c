@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* write() on a uverbs file: the command header checks, the split into core and driver data, the dispatch. */
+/*
+ * write() on a uverbs file: the command header checks, the split into core and
+ * driver data, the dispatch.
+ */
 /*
  * A legacy command is struct ib_uverbs_cmd_hdr, then the command's struct,
  * then the driver's data; in_words and out_words count 4-byte words, the
