@@ -51,6 +51,7 @@ struct ib_uverbs_file {
 	struct uverbs_dev *udev;
 	struct list_head list;		/* on udev->files, under lists_mutex */
 	struct kref ref;
+	/* serialises creating @ucontext with destroying the file's resources */
 	struct mutex ucontext_lock;
 	struct ib_ucontext *ucontext;
 	struct uverbs_async_file *async;	/* under ucontext_lock */
@@ -179,6 +180,7 @@ struct uverbs_cmd_ctx {
 	};
 	struct ib_udata ucore;
 };
+
 static_assert(offsetof(struct uverbs_cmd_ctx, ucontext) ==
 	      offsetof(struct uverbs_cmd_ctx, bundle.context));
 
@@ -294,9 +296,11 @@ int uverbs_cmd_destroy_srq(struct uverbs_cmd_ctx *ctx);
  */
 struct ib_uqp_object {
 	struct uverbs_uevent uevent;
+	/* protects @mcast_list */
 	struct mutex mcast_lock;
 	struct list_head mcast_list;
 };
+
 static_assert(offsetof(struct ib_uqp_object, uevent) == 0);
 
 /* QPs (uverbs_cmd_qp.c), AHs (uverbs_cmd_ah.c), multicast (uverbs_cmd_mcast.c) */

@@ -50,8 +50,9 @@ static void uverbs_cq_event(struct ib_event *event, void *cq_context)
 	struct ib_ucq_object *ucq = cq_context;
 
 	if (ucq->async)
-		uverbs_async_queue_obj(ucq->async, ucq->user_handle, event->event,
-			       &ucq->async_list, &ucq->async_events_reported);
+		uverbs_async_queue_obj(ucq->async, ucq->user_handle,
+				       event->event, &ucq->async_list,
+				       &ucq->async_events_reported);
 }
 
 /* Let go of what the user side holds once the CQ itself is gone. */

@@ -21,6 +21,7 @@
 struct ib_usrq_object {
 	struct uverbs_uevent uevent;
 };
+
 static_assert(offsetof(struct ib_usrq_object, uevent) == 0);
 
 static int uverbs_srq_destroy(struct ib_uobject *uobj,

@@ -73,6 +73,7 @@ static ssize_t ibdev_show(struct device *device, struct device_attribute *attr,
 {
 	return uverbs_dev_show(device, buf, false);
 }
+
 static DEVICE_ATTR_RO(ibdev);
 
 static ssize_t dev_abi_version_show(struct device *device,

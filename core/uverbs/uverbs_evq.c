@@ -70,7 +70,7 @@ void uverbs_evq_init(struct uverbs_evq *q, size_t desc_size)
  * @counter: the object's count of events read, or NULL
  *
  * A closed queue takes nothing; an event that finds no memory is dropped
- * with a rate-limited message.
+ * (the allocator has warned).
  *
  * Context: Any context.
  */
@@ -81,10 +81,8 @@ void uverbs_evq_add(struct uverbs_evq *q, const union uverbs_evq_desc *desc,
 	unsigned long flags;
 
 	ev = kmalloc(sizeof(*ev), GFP_ATOMIC);
-	if (!ev) {
-		pr_warn_ratelimited("user event dropped: no memory\n");
+	if (!ev)
 		return;
-	}
 	ev->desc = *desc;
 	ev->counter = counter;
 	INIT_LIST_HEAD(&ev->obj_list);

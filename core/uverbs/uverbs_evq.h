@@ -22,6 +22,7 @@
  * embeds it and finds itself again with container_of().
  */
 struct uverbs_evq {
+	/* protects @events and @closed */
 	spinlock_t lock;
 	wait_queue_head_t wait;
 	struct list_head events;

@@ -120,13 +120,14 @@ int uverbs_ioctl_info_handles(struct uverbs_ioctl_ctx *ctx)
 	const struct uverbs_ia_val *list;
 	const struct uverbs_ioctl_object *obj;
 	u32 total = 0;
+	u64 obj_id;
 	int ret;
 
 	list = uverbs_ioctl_val(ctx, UVERBS_ATTR_INFO_HANDLES_LIST);
 	if (!list || list->len % sizeof(u32))
 		return -EINVAL;
-	obj = uverbs_ioctl_object_find(uverbs_ioctl_u64(ctx,
-						UVERBS_ATTR_INFO_OBJECT_ID));
+	obj_id = uverbs_ioctl_u64(ctx, UVERBS_ATTR_INFO_OBJECT_ID);
+	obj = uverbs_ioctl_object_find(obj_id);
 	if (!obj)
 		return -ENOENT;
 	if (obj->handles) {
