@@ -64,6 +64,11 @@ static int uverbs_ucontext_start(struct uverbs_cmd_ctx *ctx,
 	}
 	rdma_restrack_add(&ucontext->res);
 	fd_install(fd, afile);
+	/*
+	 * Publish only a complete ucontext: pairs with smp_load_acquire() in
+	 * uverbs_file_ucontext(), so a command (write(), ioctl()) or mmap()
+	 * that finds it also finds the driver's setup above.
+	 */
 	smp_store_release(&ctx->file->ucontext, ucontext);
 	return 0;
 }

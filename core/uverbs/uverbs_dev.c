@@ -81,6 +81,7 @@ static ssize_t dev_abi_version_show(struct device *device,
 {
 	return uverbs_dev_show(device, buf, true);
 }
+
 static struct device_attribute dev_attr_abi_version =
 	__ATTR(abi_version, 0444, dev_abi_version_show, NULL);
 

@@ -46,6 +46,11 @@ void uverbs_file_put(struct ib_uverbs_file *file)
  */
 struct ib_ucontext *uverbs_file_ucontext(struct ib_uverbs_file *file)
 {
+	/*
+	 * Pairs with the smp_store_release() of GET_CONTEXT (write() and
+	 * ioctl()) and of uverbs_file_destroy_hw(): a ucontext found here is
+	 * complete.
+	 */
 	return smp_load_acquire(&file->ucontext);
 }
 
@@ -75,6 +80,10 @@ void uverbs_file_destroy_hw(struct ib_uverbs_file *file, bool removal)
 		uverbs_uobj_destroy_all(file);
 		if (file->async)
 			uverbs_async_unwatch(file->async);
+		/*
+		 * Pairs with smp_load_acquire() in uverbs_file_ucontext():
+		 * whoever finds NULL there also finds the objects destroyed.
+		 */
 		smp_store_release(&file->ucontext, NULL);
 		uverbs_comp_close_all(file);
 		rdma_restrack_del(&ucontext->res);

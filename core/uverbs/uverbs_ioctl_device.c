@@ -191,6 +191,11 @@ static int uverbs_ioctl_ucontext_make(struct uverbs_ioctl_ctx *ctx)
 		return ret;
 	}
 	rdma_restrack_add(&ucontext->res);
+	/*
+	 * Publish only a complete ucontext: pairs with smp_load_acquire() in
+	 * uverbs_file_ucontext(), so a command (write(), ioctl()) or mmap()
+	 * that finds it also finds the driver's setup above.
+	 */
 	smp_store_release(&ctx->cmd.file->ucontext, ucontext);
 	return 0;
 }
