@@ -38,11 +38,12 @@
 	  .has_udata = 1, .is_ex = 1, .needs = op }
 
 static const struct uverbs_cmd uverbs_cmds[] = {
-	[IB_USER_VERBS_CMD_GET_CONTEXT] =
-		{ .handler = uverbs_cmd_get_context,
-		  .req_size = sizeof(struct ib_uverbs_get_context),
-		  .resp_size = sizeof(struct ib_uverbs_get_context_resp),
-		  .has_resp = 1, .has_udata = 1, .no_ucontext = 1 },
+	[IB_USER_VERBS_CMD_GET_CONTEXT] = {
+		.handler = uverbs_cmd_get_context,
+		.req_size = sizeof(struct ib_uverbs_get_context),
+		.resp_size = sizeof(struct ib_uverbs_get_context_resp),
+		.has_resp = 1, .has_udata = 1, .no_ucontext = 1,
+	},
 	[IB_USER_VERBS_CMD_QUERY_DEVICE] =
 		UVERBS_CMD_IO(uverbs_cmd_query_device,
 			      struct ib_uverbs_query_device,
@@ -116,10 +117,11 @@ static const struct uverbs_cmd uverbs_cmds[] = {
 				    struct ib_uverbs_query_qp,
 				    struct ib_uverbs_query_qp_resp,
 				    UVERBS_NEEDS(query_qp)),
-	[IB_USER_VERBS_CMD_MODIFY_QP] =
-		{ .handler = uverbs_cmd_modify_qp,
-		  .req_size = sizeof(struct ib_uverbs_modify_qp),
-		  .has_udata = 1, .needs = UVERBS_NEEDS(modify_qp) },
+	[IB_USER_VERBS_CMD_MODIFY_QP] = {
+		.handler = uverbs_cmd_modify_qp,
+		.req_size = sizeof(struct ib_uverbs_modify_qp),
+		.has_udata = 1, .needs = UVERBS_NEEDS(modify_qp),
+	},
 	[IB_USER_VERBS_CMD_DESTROY_QP] =
 		UVERBS_CMD_IO(uverbs_cmd_destroy_qp, struct ib_uverbs_destroy_qp,
 			      struct ib_uverbs_destroy_qp_resp,
@@ -139,14 +141,16 @@ static const struct uverbs_cmd uverbs_cmds[] = {
 		UVERBS_CMD_I(uverbs_cmd_destroy_ah, struct ib_uverbs_destroy_ah,
 			     UVERBS_NEEDS(destroy_ah)),
 	/* multicast groups (uverbs_cmd_mcast.c) */
-	[IB_USER_VERBS_CMD_ATTACH_MCAST] =
-		{ .handler = uverbs_cmd_attach_mcast,
-		  .req_size = sizeof(struct ib_uverbs_attach_mcast),
-		  .has_udata = 1, .needs = UVERBS_NEEDS(attach_mcast) },
-	[IB_USER_VERBS_CMD_DETACH_MCAST] =
-		{ .handler = uverbs_cmd_detach_mcast,
-		  .req_size = sizeof(struct ib_uverbs_detach_mcast),
-		  .has_udata = 1, .needs = UVERBS_NEEDS(detach_mcast) },
+	[IB_USER_VERBS_CMD_ATTACH_MCAST] = {
+		.handler = uverbs_cmd_attach_mcast,
+		.req_size = sizeof(struct ib_uverbs_attach_mcast),
+		.has_udata = 1, .needs = UVERBS_NEEDS(attach_mcast),
+	},
+	[IB_USER_VERBS_CMD_DETACH_MCAST] = {
+		.handler = uverbs_cmd_detach_mcast,
+		.req_size = sizeof(struct ib_uverbs_detach_mcast),
+		.has_udata = 1, .needs = UVERBS_NEEDS(detach_mcast),
+	},
 	[IB_USER_VERBS_CMD_OPEN_QP] = {},
 	/* SRQs (uverbs_cmd_srq.c) */
 	[IB_USER_VERBS_CMD_CREATE_SRQ] =
@@ -159,10 +163,11 @@ static const struct uverbs_cmd uverbs_cmds[] = {
 				    struct ib_uverbs_create_xsrq,
 				    struct ib_uverbs_create_srq_resp,
 				    UVERBS_NEEDS(create_srq)),
-	[IB_USER_VERBS_CMD_MODIFY_SRQ] =
-		{ .handler = uverbs_cmd_modify_srq,
-		  .req_size = sizeof(struct ib_uverbs_modify_srq),
-		  .has_udata = 1, .needs = UVERBS_NEEDS(modify_srq) },
+	[IB_USER_VERBS_CMD_MODIFY_SRQ] = {
+		.handler = uverbs_cmd_modify_srq,
+		.req_size = sizeof(struct ib_uverbs_modify_srq),
+		.has_udata = 1, .needs = UVERBS_NEEDS(modify_srq),
+	},
 	[IB_USER_VERBS_CMD_QUERY_SRQ] =
 		UVERBS_CMD_UDATA_IO(uverbs_cmd_query_srq,
 				    struct ib_uverbs_query_srq,
