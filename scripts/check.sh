@@ -27,13 +27,12 @@ kinds=${RDMAOOT_KINDS:-stock debug pair}
 # Kbuild compiles one file at a time unless told otherwise.
 jobs=-j$(nproc)
 # The folders checkpatch --strict finds clean so far (scripts/style.sh), so
-# that they stay clean; the list grows until it is the whole tree. All of
-# core/ is clean but core/uverbs, hence its folders one by one.
+# that they stay clean; the list grows until it is the whole tree.
 style_paths=(
 	kunit ulp/kperf testdrv tools
 	core/main.c core/cm core/cma core/cq core/device core/iwcm core/mad
 	core/netlink core/restrack core/roce core/rw core/sysfs core/ucma
-	core/ulp core/umad core/umem core/verbs sw/rxe
+	core/ulp core/umad core/umem core/uverbs core/verbs sw/rxe
 )
 
 # host_step NAME LOG CMD...: run a host-side check, record PASS/FAIL.

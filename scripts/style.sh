@@ -86,6 +86,15 @@ path_ignore=(
 	# rdma_ucm's user ABI: 6.1 answers an unknown command, query or option
 	# with -ENOSYS, and user space sees that errno; it stays.
 	"core/ucma ENOSYS"
+	# The uverbs command tables: UVERBS_NEEDS() and UVERBS_IOCTL_NEEDS()
+	# take offsetof() of the struct ib_device_ops type, never an ops table
+	# that could be const. METHOD() and OBJECT() give a row an array and
+	# its ARRAY_SIZE() (which refuses anything but an array's name, so no
+	# side effects); IA_UHW is the two attribute specs every method with
+	# driver data lists, spliced into an array initialiser, which no
+	# parentheses can enclose.
+	"core/uverbs/uverbs_cmd_table.c CONST_STRUCT"
+	"core/uverbs/uverbs_ioctl_table.c CONST_STRUCT,MACRO_ARG_REUSE,COMPLEX_MACRO"
 )
 
 opts=(--no-tree --strict --terse --show-types --no-summary --quiet -f)
