@@ -95,6 +95,12 @@ path_ignore=(
 	# parentheses can enclose.
 	"core/uverbs/uverbs_cmd_table.c CONST_STRUCT"
 	"core/uverbs/uverbs_ioctl_table.c CONST_STRUCT,MACRO_ARG_REUSE,COMPLEX_MACRO"
+	# UVERBS_QP_SCALARS() lists the QP attributes MODIFY_QP and QUERY_QP
+	# share by name; the one-line macros handed to it copy one struct
+	# member (a name, which takes no parentheses and has no side effects)
+	# as one statement of the function they are defined in. Written out,
+	# the two copies take 40 lines and repeat 6.1's uverbs_cmd.c.
+	"core/uverbs/uverbs_cmd_qp.c MACRO_ARG_REUSE,MACRO_ARG_PRECEDENCE,COMPLEX_MACRO,MULTISTATEMENT_MACRO_USE_DO_WHILE,TRAILING_SEMICOLON"
 )
 
 opts=(--no-tree --strict --terse --show-types --no-summary --quiet -f)
