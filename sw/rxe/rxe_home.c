@@ -2,16 +2,13 @@
 /*
  * rxe_home.c - the CPU each QP calls home.
  *
- * A QP gets a home CPU when it first posts a send: the online CPU on which
- * the device has the fewest sending QPs (a count per CPU, not a hash, so
- * that two QPs of a device on a two-CPU machine land on different CPUs;
- * counting only QPs that send, so that the two ends of connections on one
- * device do not pair up on one CPU). Every run of the QP's engines that
- * is queued rather than run inline goes to that CPU (rxe_task.c), so a
- * busy QP's packets leave from one CPU, in order, and busy QPs of one
- * device spread over the CPUs instead of all queueing on the one that
- * posts to them. A QP that never sends has no home: its queued runs stay
- * on the CPU that queues them.
+ * A QP gets a home CPU when it is created: the online CPU on which the
+ * device has the fewest QPs (a count per CPU, not a hash, so that two QPs
+ * of a device on a two-CPU machine land on different CPUs). Every run of
+ * the QP's engines that is queued rather than run inline goes to that CPU
+ * (rxe_task.c), so a busy QP's packets leave from one CPU, in order, and
+ * busy QPs of one device spread over the CPUs instead of all queueing on
+ * the one that posts to them.
  */
 #include <linux/cpumask.h>
 #include <linux/slab.h>
@@ -46,40 +43,32 @@ int rxe_home_pick(const atomic_t *load, const struct cpumask *cpus)
 EXPORT_SYMBOL_IF_KUNIT(rxe_home_pick);
 
 /**
- * rxe_home_claim() - give a QP of @rxe a home CPU unless it has one
- * @rxe:  the device
- * @home: the QP's home CPU, -1 while it has none
+ * rxe_home_get() - choose a home CPU for a new QP of @rxe and count it
+ * @rxe: the device
  *
- * Two QPs claiming at once may pick the same CPU: the count is a hint.
- * A QP claiming twice at once keeps one home (the other is given back).
+ * Two QPs created at once may pick the same CPU: the count is a hint.
  * Context: any.
+ *
+ * Return: a CPU number, to give back with rxe_home_put().
  */
-void rxe_home_claim(struct rxe_dev *rxe, int *home)
+int rxe_home_get(struct rxe_dev *rxe)
 {
-	int cpu;
+	int cpu = rxe_home_pick(rxe->home_load, cpu_online_mask);
 
-	if (READ_ONCE(*home) >= 0)
-		return;
-	cpu = rxe_home_pick(rxe->home_load, cpu_online_mask);
 	if (cpu < 0)	/* every CPU went offline meanwhile: any will do */
 		cpu = raw_smp_processor_id();
 	atomic_inc(&rxe->home_load[cpu]);
-	if (cmpxchg(home, -1, cpu) != -1)
-		atomic_dec(&rxe->home_load[cpu]);
+	return cpu;
 }
 
 /**
- * rxe_home_release() - a QP of @rxe leaves its home CPU, if it had one
- * @rxe:  the device
- * @home: the QP's home CPU, -1 when it has none; -1 afterwards
- *
- * Context: the QP is being destroyed, its engines stopped.
+ * rxe_home_put() - a QP of @rxe leaves its home CPU @cpu
+ * @rxe: the device
+ * @cpu: what rxe_home_get() returned
  */
-void rxe_home_release(struct rxe_dev *rxe, int *home)
+void rxe_home_put(struct rxe_dev *rxe, int cpu)
 {
-	if (*home >= 0)
-		atomic_dec(&rxe->home_load[*home]);
-	*home = -1;
+	atomic_dec(&rxe->home_load[cpu]);
 }
 
 /**

@@ -9,8 +9,8 @@
 struct rxe_dev;
 
 int rxe_home_pick(const atomic_t *load, const struct cpumask *cpus);
-void rxe_home_claim(struct rxe_dev *rxe, int *home);
-void rxe_home_release(struct rxe_dev *rxe, int *home);
+int rxe_home_get(struct rxe_dev *rxe);
+void rxe_home_put(struct rxe_dev *rxe, int cpu);
 int rxe_home_init(struct rxe_dev *rxe);
 void rxe_home_exit(struct rxe_dev *rxe);
 

@@ -5,7 +5,6 @@
  */
 #include "rxe_qp.h"
 #include "rxe_opcode.h"
-#include "rxe_home.h"
 #include "rxe_ops.h"
 #include "rxe_req.h"
 
@@ -283,7 +282,6 @@ int rxe_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		err = post_send_chain(qp, wr, bad_wr);
 
 	/* Flushing calls the completion handler: not in the caller's context. */
-	rxe_home_claim(qp->rxe, &qp->home_cpu);
 	if (rxe_qp_state(qp) == IB_QPS_ERR)
 		rxe_task_sched(&qp->comp_task);
 	else

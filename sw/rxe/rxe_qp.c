@@ -311,10 +311,10 @@ static int qp_alloc_qpn(struct rxe_qp *qp, struct rxe_dev *rxe,
 
 static void qp_init_engines(struct rxe_qp *qp)
 {
-	qp->home_cpu = -1;	/* chosen on the first send (rxe_home.c) */
-	rxe_task_init(&qp->req_task, qp, rxe_req_run);
-	rxe_task_init(&qp->comp_task, qp, rxe_comp_run);
-	rxe_task_init(&qp->resp_task, qp, rxe_resp_run);
+	qp->home_cpu = rxe_home_get(qp->rxe);
+	rxe_task_init(&qp->req_task, qp, rxe_req_run, qp->home_cpu);
+	rxe_task_init(&qp->comp_task, qp, rxe_comp_run, qp->home_cpu);
+	rxe_task_init(&qp->resp_task, qp, rxe_resp_run, qp->home_cpu);
 	rxe_req_init(qp);
 	rxe_comp_init(qp);
 	rxe_resp_init(qp);
@@ -720,7 +720,7 @@ int rxe_qp_destroy(struct ib_qp *ibqp, struct ib_udata *udata)
 		;
 	rxe_resp_flush(qp);
 	qp_free_queues(qp);
-	rxe_home_release(rxe, &qp->home_cpu);
+	rxe_home_put(rxe, qp->home_cpu);
 	atomic_dec(&rxe->num_qp);
 	return 0;
 }

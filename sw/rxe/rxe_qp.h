@@ -234,8 +234,7 @@ struct rxe_qp_attr {
  * @attr:       transport attributes
  * @av:         primary path (RC, UC)
  * @sport:      UDP source port of every packet this QP sends
- * @home_cpu:   where its engines' queued runs go (rxe_home.c), -1 until
- *              the QP first posts a send
+ * @home_cpu:   where its engines' queued runs go (rxe_home.c)
  * @sig_all:    every send WQE completes (IB_SIGNAL_ALL_WR)
  * @scq:        send CQ (the core holds a usecnt on it, as on @rcq, @srq)
  * @rcq:        receive CQ

@@ -133,14 +133,16 @@ static bool rxe_task_claim(struct rxe_task *task)
  * @task: the engine
  * @qp:   its QP, passed to @fn
  * @fn:   one step; 0 = progress, call again; -EAGAIN = nothing to do
+ * @cpu:  where queued runs go: the QP's home CPU (rxe_home_get())
  *
  * The engine ignores kicks until rxe_task_start().
  */
 void rxe_task_init(struct rxe_task *task, struct rxe_qp *qp,
-		   int (*fn)(struct rxe_qp *qp))
+		   int (*fn)(struct rxe_qp *qp), int cpu)
 {
 	INIT_WORK(&task->work, rxe_task_work);
 	task->qp = qp;
+	task->cpu = cpu;
 	task->fn = fn;
 	spin_lock_init(&task->lock);
 	task->state = RXE_TASK_STOPPED;
@@ -174,30 +176,23 @@ void rxe_task_run(struct rxe_task *task)
  * A hint (the caller may move unless it cannot be preempted) for those
  * that choose between rxe_task_run() and rxe_task_sched(). Context: any.
  *
- * Return: true on the home CPU (false while the QP has none).
+ * Return: true on the home CPU.
  */
 bool rxe_task_at_home(struct rxe_task *task)
 {
-	return raw_smp_processor_id() == READ_ONCE(task->qp->home_cpu);
+	return raw_smp_processor_id() == task->cpu;
 }
 
 /**
  * rxe_task_sched() - make sure an engine runs soon, on the workqueue
  * @task: the engine
  *
- * On the QP's home CPU, or where it is called while the QP has none.
  * Context: any.
  */
 void rxe_task_sched(struct rxe_task *task)
 {
-	int cpu = READ_ONCE(task->qp->home_cpu);
-
-	if (!rxe_task_claim(task))
-		return;
-	if (cpu >= 0)
-		queue_work_on(cpu, rxe_wq, &task->work);
-	else	/* a QP that never sent: where it was kicked */
-		queue_work(rxe_wq, &task->work);
+	if (rxe_task_claim(task))
+		queue_work_on(task->cpu, rxe_wq, &task->work);
 }
 
 static bool rxe_task_quiet(struct rxe_task *task)
