@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit suite rxe_req: the decisions of the soft-RoCE requester and completer
- * (sw/rxe/rxe_req.c, rxe_comp.c), and the home CPU their queued runs go to
- * (rxe_home.c).
+ * (sw/rxe/rxe_req.c, rxe_comp.c).
  */
 /*
  * Everything here is a pure function of its arguments: which wire opcode a
@@ -18,7 +17,6 @@
 #include "sw/rxe/rxe_opcode.h"
 #include "sw/rxe/rxe_req.h"
 #include "sw/rxe/rxe_comp.h"
-#include "sw/rxe/rxe_home.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
@@ -305,62 +303,6 @@ static void rxe_req_test_dma_seek(struct kunit *test)
 	}
 }
 
-/* The window: down to 8 after a timeout, doubling on progress up to 128. */
-static void rxe_req_test_window(struct kunit *test)
-{
-	KUNIT_EXPECT_EQ(test, rxe_comp_window(128, true), 8);
-	KUNIT_EXPECT_EQ(test, rxe_comp_window(8, true), 8);
-	KUNIT_EXPECT_EQ(test, rxe_comp_window(32, true), 8);
-	KUNIT_EXPECT_EQ(test, rxe_comp_window(8, false), 16);
-	KUNIT_EXPECT_EQ(test, rxe_comp_window(16, false), 32);
-	KUNIT_EXPECT_EQ(test, rxe_comp_window(64, false), 128);
-	KUNIT_EXPECT_EQ(test, rxe_comp_window(100, false), 128);
-	KUNIT_EXPECT_EQ(test, rxe_comp_window(128, false), 128);
-}
-
-/*
- * Home CPUs: the least-loaded CPU of a set, the lower number on a tie.
- * Only CPUs 0 and 1 (the guests have two; for_each_cpu() stops at
- * nr_cpu_ids).
- */
-static void rxe_req_test_home_pick(struct kunit *test)
-{
-	static const struct {
-		int load0, load1;
-		bool in0, in1;
-		int cpu;
-	} cases[] = {
-		{ 0, 0, true, true, 0 },	/* tie: the first */
-		{ 1, 0, true, true, 1 },	/* the second QP lands apart */
-		{ 1, 1, true, true, 0 },
-		{ 5, 2, true, true, 1 },
-		{ 0, 7, false, true, 1 },	/* only from the set */
-		{ 9, 0, true, false, 0 },
-		{ 0, 0, false, false, -1 },	/* empty set */
-	};
-	struct cpumask *cpus;
-	atomic_t *load;
-	int i;
-
-	if (nr_cpu_ids < 2)
-		kunit_skip(test, "needs two possible CPUs");
-	cpus = kunit_kzalloc(test, cpumask_size(), GFP_KERNEL);
-	load = kunit_kcalloc(test, nr_cpu_ids, sizeof(*load), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, cpus);
-	KUNIT_ASSERT_NOT_NULL(test, load);
-	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		cpumask_clear(cpus);
-		if (cases[i].in0)
-			cpumask_set_cpu(0, cpus);
-		if (cases[i].in1)
-			cpumask_set_cpu(1, cpus);
-		atomic_set(&load[0], cases[i].load0);
-		atomic_set(&load[1], cases[i].load1);
-		KUNIT_EXPECT_EQ_MSG(test, rxe_home_pick(load, cpus),
-				    cases[i].cpu, "case %d", i);
-	}
-}
-
 static struct kunit_case rxe_req_cases[] = {
 	KUNIT_CASE(rxe_req_test_opcode_table),
 	KUNIT_CASE(rxe_req_test_allowed),
@@ -371,8 +313,6 @@ static struct kunit_case rxe_req_cases[] = {
 	KUNIT_CASE(rxe_req_test_rnr_timer),
 	KUNIT_CASE(rxe_req_test_ack_timeout),
 	KUNIT_CASE(rxe_req_test_dma_seek),
-	KUNIT_CASE(rxe_req_test_window),
-	KUNIT_CASE(rxe_req_test_home_pick),
 	{}
 };
 

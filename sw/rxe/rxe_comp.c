@@ -20,7 +20,6 @@
 #include "rxe_qp.h"
 #include "rxe_opcode.h"
 #include "rxe_comp.h"
-#include "rxe_req.h"
 
 /* --- decisions --------------------------------------------------------- */
 
@@ -59,24 +58,6 @@ u64 rxe_comp_timeout_ns(u8 code)
 	return code ? 4096ULL << (code & 0x1f) : 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(rxe_comp_timeout_ns);
-
-/**
- * rxe_comp_window() - the requester's next window (RC packets in flight)
- * @window:  the window now
- * @timeout: the retransmit timer fired (else: the peer acknowledged)
- *
- * A timeout drops it to RXE_REQ_WINDOW_MIN; each acknowledgment of
- * progress doubles it, up to RXE_REQ_WINDOW.
- *
- * Return: the new window.
- */
-u32 rxe_comp_window(u32 window, bool timeout)
-{
-	if (timeout)
-		return RXE_REQ_WINDOW_MIN;
-	return min_t(u32, window * 2, RXE_REQ_WINDOW);
-}
-EXPORT_SYMBOL_IF_KUNIT(rxe_comp_window);
 
 /* Completion status of each NAK code that fails the request. */
 static const enum ib_wc_status rxe_nak_status[] = {
@@ -127,6 +108,14 @@ static struct rxe_send_wqe *comp_wqe(struct rxe_qp *qp, u32 index)
 	return rxe_queue_at(&qp->sq, index);
 }
 
+/* RC packets transmitted and not yet acknowledged? */
+static bool comp_outstanding(struct rxe_qp *qp)
+{
+	/* Pairs with WRITE_ONCE() in req_sent(): the requester runs apart. */
+	return rxe_qp_is_rc(qp) &&
+	       rxe_psn_diff(READ_ONCE(qp->req.next_psn), qp->comp.psn) > 0;
+}
+
 /*
  * Both timers are hrtimers in the soft modes: their callbacks run in
  * softirq context, as timer_list callbacks did, and the waits are what
@@ -146,7 +135,7 @@ static void comp_timer_update(struct rxe_qp *qp)
 {
 	if (!qp->attr.timeout)
 		return;
-	if (rxe_req_in_flight(qp)) {
+	if (comp_outstanding(qp)) {
 		comp_retry_timer_start(qp);
 		return;
 	}
@@ -154,7 +143,7 @@ static void comp_timer_update(struct rxe_qp *qp)
 	hrtimer_try_to_cancel(&qp->comp.timer);
 	/* Pairs with rxe_comp_arm_timer(): a packet sent meanwhile. */
 	smp_mb();
-	if (rxe_req_in_flight(qp))
+	if (comp_outstanding(qp))
 		rxe_comp_arm_timer(qp);
 }
 
@@ -165,8 +154,6 @@ static void comp_timer_update(struct rxe_qp *qp)
  */
 static void comp_progress(struct rxe_qp *qp)
 {
-	/* Read locklessly by the requester (req_next_wqe(), req_ackreq()). */
-	WRITE_ONCE(qp->req.window, rxe_comp_window(qp->req.window, false));
 	clear_bit(RXE_COMP_TIMEOUT, &qp->comp.flags);
 	qp->comp.retry_left = qp->attr.retry_cnt;
 	qp->comp.rnr_left = qp->attr.rnr_retry;
@@ -215,30 +202,27 @@ static void comp_retire(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 /* Ask the requester to go back to @psn. */
 static void comp_request_retry(struct rxe_qp *qp, u32 psn)
 {
-	WRITE_ONCE(qp->req.retry_psn, psn);
 	/*
 	 * retry_psn before the flag: the barrier pairs with the fully ordered
 	 * test_and_clear_bit() in req_check(), which then reads retry_psn.
 	 */
+	WRITE_ONCE(qp->req.retry_psn, psn);
 	smp_mb__before_atomic();
 	set_bit(RXE_REQ_RETRY, &qp->req.flags);
 	qp->comp.retry_sent = true;
-	rxe_req_kick(qp);
+	rxe_task_run(&qp->req_task);
 }
 
 static void comp_check_drained(struct rxe_qp *qp)
 {
 	u32 cons = qp->sq.cons;
-	u32 sent, started;
 
 	if (!test_bit(RXE_COMP_DRAINING, &qp->comp.flags) ||
 	    rxe_qp_state(qp) != IB_QPS_SQD)
 		return;
-	/* Pairs with the release in req_wqe_done(). */
-	sent = smp_load_acquire(&qp->req.sent_index);
-	/* Pairs with the release in req_wqe_start(). */
-	started = smp_load_acquire(&qp->req.hw_index);
-	if ((s32)(cons - sent) < 0 || (s32)(cons - started) < 0)
+	/* Pair with the releases in req_wqe_done() and req_wqe_start(). */
+	if ((s32)(cons - smp_load_acquire(&qp->req.sent_index)) < 0 ||
+	    (s32)(cons - smp_load_acquire(&qp->req.hw_index)) < 0)
 		return;
 	if (test_and_clear_bit(RXE_COMP_DRAINING, &qp->comp.flags))
 		rxe_qp_event(qp, IB_EVENT_SQ_DRAINED);
@@ -401,12 +385,9 @@ static enum comp_out comp_get_wqe(struct rxe_qp *qp, struct comp_ctx *c)
 	 * and status are read after them.
 	 */
 	u32 sent = smp_load_acquire(&qp->req.sent_index);
-	/* (the second of the acquires above) */
-	u32 started = smp_load_acquire(&qp->req.hw_index);
+	u32 started = rxe_qp_is_rc(qp) ?
+		      smp_load_acquire(&qp->req.hw_index) : sent;
 	bool is_sent = (s32)(cons - sent) < 0;
-
-	if (!rxe_qp_is_rc(qp))
-		started = sent;
 
 	if ((s32)(cons - started) >= 0) {
 		comp_check_drained(qp);
@@ -561,7 +542,7 @@ static enum comp_out comp_acked(struct rxe_qp *qp, struct comp_ctx *c)
 	/* comp.psn is read locklessly by the requester (req_next_wqe()). */
 	WRITE_ONCE(qp->comp.psn, rxe_psn_add(c->pkt->psn, 1));
 	comp_progress(qp);
-	rxe_req_kick(qp);	/* the window opened */
+	rxe_task_run(&qp->req_task);	/* the window opened */
 	return COMP_OUT_CONSUME;
 }
 
@@ -571,7 +552,7 @@ static enum comp_out comp_complete(struct rxe_qp *qp, struct comp_ctx *c)
 	comp_retire(qp, c->wqe, true);
 	comp_progress(qp);
 	if (rxe_qp_is_rc(qp))	/* window, fence or READ budget opened */
-		rxe_req_kick(qp);
+		rxe_task_run(&qp->req_task);
 	comp_check_drained(qp);
 	/* The same ACK may cover the next WQEs too. */
 	return c->skb ? COMP_OUT_OK : COMP_OUT_PROGRESS;
@@ -627,7 +608,7 @@ static enum comp_out comp_error(struct rxe_qp *qp, struct comp_ctx *c)
 
 static enum comp_out comp_timeout(struct rxe_qp *qp, struct comp_ctx *c)
 {
-	if (!rxe_req_in_flight(qp) ||
+	if (!comp_outstanding(qp) ||
 	    test_bit(RXE_REQ_PAUSED, &qp->req.flags))
 		return COMP_OUT_PROGRESS;
 	rxe_counter_inc(qp->rxe, RXE_CNT_COMP_RETRY);
@@ -638,7 +619,6 @@ static enum comp_out comp_timeout(struct rxe_qp *qp, struct comp_ctx *c)
 		return COMP_OUT_ERROR;
 	}
 	qp->comp.retry_left--;
-	WRITE_ONCE(qp->req.window, rxe_comp_window(qp->req.window, true));
 	comp_request_retry(qp, qp->comp.psn);
 	comp_timer_update(qp);
 	return COMP_OUT_PROGRESS;

@@ -1,8 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/*
- * rxe_dev.c - soft-RoCE devices: creation on a net device, registration,
- * device and port queries, the device list.
- */
+/* rxe_dev.c - soft-RoCE devices: creation on a net device, registration, device and port queries, the device list. */
 
 #include <linux/if_arp.h>
 #include <linux/mutex.h>
@@ -10,7 +7,6 @@
 #include <net/addrconf.h>
 #include <rdma/ib_mad.h>
 #include "rxe_dev.h"
-#include "rxe_home.h"
 #include "rxe_net.h"
 #include "rxe_ops.h"
 #include "rxe_verbs.h"
@@ -207,7 +203,6 @@ static void rxe_dev_dealloc(struct ib_device *ibdev)
 	xa_destroy(&rxe->key_xa);
 	/* groups left by QPs that never detached (none when ULPs clean up) */
 	rxe_mcast_cleanup(rxe);
-	rxe_home_exit(rxe);
 	free_percpu(rxe->stats);
 	if (rxe->sock)
 		rxe_net_sock_put(rxe->sock);
@@ -359,17 +354,16 @@ static void rxe_dev_init(struct rxe_dev *rxe, struct net_device *ndev)
 }
 
 /*
- * The resources a device holds until dealloc_driver: counters, QPs per
- * home CPU, the UDP sockets of its namespace, its net device. On failure
- * the caller frees the device with ib_dealloc_device(), which releases
- * what was taken.
+ * The resources a device holds until dealloc_driver: counters, the UDP
+ * sockets of its namespace, its net device. On failure the caller frees
+ * the device with ib_dealloc_device(), which releases what was taken.
  */
 static int rxe_dev_hold(struct rxe_dev *rxe, struct net_device *ndev)
 {
 	struct rxe_net_sock *sock;
 
 	rxe->stats = alloc_percpu(struct rxe_stats);
-	if (!rxe->stats || rxe_home_init(rxe))
+	if (!rxe->stats)
 		return -ENOMEM;
 	sock = rxe_net_sock_get(dev_net(ndev));
 	if (IS_ERR(sock))

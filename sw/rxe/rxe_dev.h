@@ -83,7 +83,6 @@ struct rxe_stats {
  * @qpn_next:  where the cyclic QPN allocation goes on
  * @key_next:  where the cyclic key index allocation goes on
  * @stats:     per-CPU counters, indexed by enum rxe_counter
- * @home_load: QPs whose home is each CPU, indexed by CPU (rxe_home.c)
  * @num_pd:    live PDs, checked against @attr limits (likewise below)
  * @num_ah:    live AHs
  * @num_cq:    live CQs
@@ -101,7 +100,7 @@ struct rxe_dev {
 	struct rxe_net_sock *sock;
 	struct ib_device_attr attr;
 
-	spinlock_t port_lock;	/* @port_state, @port_mtu */
+	spinlock_t port_lock;
 	enum ib_port_state port_state;
 	enum ib_mtu port_mtu;
 
@@ -111,11 +110,10 @@ struct rxe_dev {
 	u32 key_next;
 	struct xarray ah_xa;
 
-	spinlock_t mcast_lock;	/* @mcast_list */
+	spinlock_t mcast_lock;
 	struct list_head mcast_list;
 
 	struct rxe_stats __percpu *stats;
-	atomic_t *home_load;
 
 	atomic_t num_pd, num_ah, num_cq, num_srq, num_qp, num_mr, num_mw;
 	atomic64_t mmap_offset;

@@ -6,7 +6,6 @@
 #include "rxe_qp.h"
 #include "rxe_opcode.h"
 #include "rxe_ops.h"
-#include "rxe_req.h"
 
 /* --- send -------------------------------------------------------------- */
 
@@ -285,7 +284,7 @@ int rxe_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	if (rxe_qp_state(qp) == IB_QPS_ERR)
 		rxe_task_sched(&qp->comp_task);
 	else
-		rxe_req_kick(qp);
+		rxe_task_run(&qp->req_task);
 	return err;
 }
 

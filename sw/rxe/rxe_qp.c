@@ -13,7 +13,6 @@
  * forgets every queued WQE and all transport progress.
  */
 #include <linux/hash.h>
-#include "rxe_home.h"
 #include "rxe_ops.h"
 #include "rxe_qp.h"
 #include "rxe_req.h"
@@ -311,10 +310,9 @@ static int qp_alloc_qpn(struct rxe_qp *qp, struct rxe_dev *rxe,
 
 static void qp_init_engines(struct rxe_qp *qp)
 {
-	qp->home_cpu = rxe_home_get(qp->rxe);
-	rxe_task_init(&qp->req_task, qp, rxe_req_run, qp->home_cpu);
-	rxe_task_init(&qp->comp_task, qp, rxe_comp_run, qp->home_cpu);
-	rxe_task_init(&qp->resp_task, qp, rxe_resp_run, qp->home_cpu);
+	rxe_task_init(&qp->req_task, qp, rxe_req_run);
+	rxe_task_init(&qp->comp_task, qp, rxe_comp_run);
+	rxe_task_init(&qp->resp_task, qp, rxe_resp_run);
 	rxe_req_init(qp);
 	rxe_comp_init(qp);
 	rxe_resp_init(qp);
@@ -561,14 +559,10 @@ static void qp_apply_transport(struct rxe_qp *qp,
 	}
 	if (mask & IB_QP_TIMEOUT)
 		qp->attr.timeout = attr->timeout;
-	if (mask & IB_QP_RETRY_CNT) {
-		qp->attr.retry_cnt = attr->retry_cnt;
-		qp->comp.retry_left = attr->retry_cnt;
-	}
-	if (mask & IB_QP_RNR_RETRY) {
-		qp->attr.rnr_retry = attr->rnr_retry;
-		qp->comp.rnr_left = attr->rnr_retry;
-	}
+	if (mask & IB_QP_RETRY_CNT)
+		qp->attr.retry_cnt = qp->comp.retry_left = attr->retry_cnt;
+	if (mask & IB_QP_RNR_RETRY)
+		qp->attr.rnr_retry = qp->comp.rnr_left = attr->rnr_retry;
 	if (mask & IB_QP_MIN_RNR_TIMER)
 		qp->attr.min_rnr_timer = attr->min_rnr_timer;
 	if (mask & IB_QP_MAX_QP_RD_ATOMIC)
@@ -638,8 +632,7 @@ int rxe_qp_query(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 
 	memset(attr, 0, sizeof(*attr));
 	spin_lock_irq(&qp->state_lock);
-	attr->qp_state = qp->state;
-	attr->cur_qp_state = qp->state;
+	attr->qp_state = attr->cur_qp_state = qp->state;
 	attr->path_mtu = a->path_mtu;
 	attr->path_mig_state = IB_MIG_MIGRATED;
 	attr->qkey = a->qkey;
@@ -720,7 +713,6 @@ int rxe_qp_destroy(struct ib_qp *ibqp, struct ib_udata *udata)
 		;
 	rxe_resp_flush(qp);
 	qp_free_queues(qp);
-	rxe_home_put(rxe, qp->home_cpu);
 	atomic_dec(&rxe->num_qp);
 	return 0;
 }

@@ -130,9 +130,6 @@ enum rxe_req_flag {
  * @rd_atomic:  READ/ATOMIC requests in flight; the completer decrements
  * @flags:      enum rxe_req_flag bits, set by the completer
  * @retry_psn:  where to resend from (written before RXE_REQ_RETRY is set)
- * @window:     RC packets that may be unacknowledged now, at most
- *              RXE_REQ_WINDOW; the completer narrows it after a timeout
- *              and widens it on progress (rxe_comp_window())
  * @xmit_timer: retries a transmit that failed for lack of local resources
  */
 struct rxe_req_state {
@@ -146,7 +143,6 @@ struct rxe_req_state {
 	atomic_t rd_atomic;
 	unsigned long flags;
 	u32 retry_psn;
-	u32 window;
 	struct timer_list xmit_timer;
 };
 
@@ -234,7 +230,6 @@ struct rxe_qp_attr {
  * @attr:       transport attributes
  * @av:         primary path (RC, UC)
  * @sport:      UDP source port of every packet this QP sends
- * @home_cpu:   where its engines' queued runs go (rxe_home.c)
  * @sig_all:    every send WQE completes (IB_SIGNAL_ALL_WR)
  * @scq:        send CQ (the core holds a usecnt on it, as on @rcq, @srq)
  * @rcq:        receive CQ
@@ -272,25 +267,24 @@ struct rxe_qp {
 	refcount_t ref;
 	struct completion done;
 
-	spinlock_t state_lock;	/* @state, @attr */
+	spinlock_t state_lock;
 	enum ib_qp_state state;
 	struct rxe_qp_attr attr;
 	struct rxe_av av;
 	u16 sport;
-	int home_cpu;
 	bool sig_all;
 
 	struct rxe_cq *scq;
 	struct rxe_cq *rcq;
 	struct rxe_srq *srq;
 
-	spinlock_t sq_lock;	/* producers of @sq */
+	spinlock_t sq_lock;
 	struct rxe_queue sq;
 	u32 sq_wqe_size;
 	u32 sq_max_sge;
 	u32 sq_max_inline;
 
-	spinlock_t rq_lock;	/* producers of @rq */
+	spinlock_t rq_lock;
 	struct rxe_queue rq;
 	u32 rq_max_sge;
 

@@ -2,8 +2,7 @@
 /*
  * rxe_task.c - runs the engines of QPs (requester, completer, responder):
  * inline in the context that kicks them when they are idle, otherwise on
- * one driver-wide workqueue (on the QP's home CPU), never two runs of one
- * engine at once.
+ * one driver-wide workqueue, never two runs of one engine at once.
  *
  * Each engine is a tiny state machine (enum rxe_task_state) under its own
  * spinlock. A kick (rxe_task_run/rxe_task_sched) either claims an idle
@@ -29,27 +28,17 @@
 #define RXE_TASK_SOFTIRQ_STEPS	8
 
 /*
- * A per-CPU (bound) queue. A run that yields requeues itself on its own
- * CPU: what it sent from a softirq may still wait in that CPU's receive
- * backlog, a FIFO, and the rest of the stream must come after it. An
- * unbound queue moved runs between CPUs whose backlogs drain
+ * A per-CPU (bound) queue: a run queued from CPU n runs on CPU n, and a
+ * run that yields requeues itself there. What one engine sends therefore
+ * enters one CPU's receive backlog, a FIFO, and reaches the peer in PSN
+ * order; an unbound queue moved runs between CPUs whose backlogs drain
  * independently, so a READ response stream arrived reordered and every
- * reordering cost the requester a go-back-N. A run that starts queued
- * (rxe_task_sched()) goes to the QP's home CPU (rxe_home.c): busy QPs of
- * one device have different homes, so they use every CPU rather than the
- * one thread that posts to all of them (rxe_req_kick() says when a kick
- * starts a queued run rather than an inline one). WQ_MEM_RECLAIM: storage
- * ULPs (iSER, NVMe-oF, NFS/RDMA) send through us while the kernel reclaims
- * memory, so the queue needs its rescuer to guarantee progress.
- * WQ_HIGHPRI: the process that waits for a queued run is often a user
- * program busy-polling its CQ or its buffer on the very CPU the run was
- * queued on (perftest, MPI, SPDK), and a normal-priority worker that ran
- * recently does not preempt it: the run waited for the end of the poller's
- * time slice, a tick, and userspace ib_write_lat on one device averaged
- * 1450 us for a typical 12 us. The workers of the high-priority pool get
- * the CPU at once; runs are short and bounded (RXE_TASK_MAX_STEPS), as
- * softirq work would be, which is where the inbox driver runs the same
- * engines.
+ * reordering cost the requester a go-back-N. Engines of different QPs
+ * still spread over the CPUs that kick them (posting threads, receive
+ * softirqs). WQ_MEM_RECLAIM: storage ULPs (iSER, NVMe-oF, NFS/RDMA) send
+ * through us while the kernel reclaims memory, so the queue needs its
+ * rescuer to guarantee progress. Not WQ_HIGHPRI: runs are short and
+ * bounded, and a soft device has no reason to preempt other work.
  */
 static struct workqueue_struct *rxe_wq;
 
@@ -92,10 +81,7 @@ static void rxe_task_loop(struct rxe_task *task)
 		if (task->fn(task->qp) == 0) {
 			if (++steps < max)
 				continue;
-			/*
-			 * Still BUSY (or ARMED): the work item goes on, on
-			 * this CPU, behind what this run sent (see rxe_wq).
-			 */
+			/* Still BUSY (or ARMED): the work item goes on. */
 			queue_work(rxe_wq, &task->work);
 			return;
 		}
@@ -133,16 +119,14 @@ static bool rxe_task_claim(struct rxe_task *task)
  * @task: the engine
  * @qp:   its QP, passed to @fn
  * @fn:   one step; 0 = progress, call again; -EAGAIN = nothing to do
- * @cpu:  where queued runs go: the QP's home CPU (rxe_home_get())
  *
  * The engine ignores kicks until rxe_task_start().
  */
 void rxe_task_init(struct rxe_task *task, struct rxe_qp *qp,
-		   int (*fn)(struct rxe_qp *qp), int cpu)
+		   int (*fn)(struct rxe_qp *qp))
 {
 	INIT_WORK(&task->work, rxe_task_work);
 	task->qp = qp;
-	task->cpu = cpu;
 	task->fn = fn;
 	spin_lock_init(&task->lock);
 	task->state = RXE_TASK_STOPPED;
@@ -170,20 +154,6 @@ void rxe_task_run(struct rxe_task *task)
 }
 
 /**
- * rxe_task_at_home() - whether the caller runs on the engine's home CPU
- * @task: the engine
- *
- * A hint (the caller may move unless it cannot be preempted) for those
- * that choose between rxe_task_run() and rxe_task_sched(). Context: any.
- *
- * Return: true on the home CPU.
- */
-bool rxe_task_at_home(struct rxe_task *task)
-{
-	return raw_smp_processor_id() == task->cpu;
-}
-
-/**
  * rxe_task_sched() - make sure an engine runs soon, on the workqueue
  * @task: the engine
  *
@@ -192,7 +162,7 @@ bool rxe_task_at_home(struct rxe_task *task)
 void rxe_task_sched(struct rxe_task *task)
 {
 	if (rxe_task_claim(task))
-		queue_work_on(task->cpu, rxe_wq, &task->work);
+		queue_work(rxe_wq, &task->work);
 }
 
 static bool rxe_task_quiet(struct rxe_task *task)
@@ -269,7 +239,7 @@ bool rxe_task_stopped(struct rxe_task *task)
  */
 int rxe_task_wq_init(void)
 {
-	rxe_wq = alloc_workqueue("rxe_wq", WQ_MEM_RECLAIM | WQ_HIGHPRI, 0);
+	rxe_wq = alloc_workqueue("rxe_wq", WQ_MEM_RECLAIM, 0);
 	return rxe_wq ? 0 : -ENOMEM;
 }
 

@@ -31,7 +31,6 @@ enum rxe_task_state {
  * struct rxe_task - a QP engine
  * @work:     queued on the driver's workqueue
  * @qp:       the QP the engine belongs to
- * @cpu:      the QP's home CPU: where queued runs go (rxe_home.c)
  * @fn:       one step of the engine: returns 0 when it made progress and
  *            wants to be called again, -EAGAIN when there is nothing more
  *            to do (any other error is treated like -EAGAIN)
@@ -43,22 +42,20 @@ enum rxe_task_state {
 struct rxe_task {
 	struct work_struct work;
 	struct rxe_qp *qp;
-	int cpu;
 	int (*fn)(struct rxe_qp *qp);
-	spinlock_t lock;	/* @state, @stopping */
+	spinlock_t lock;
 	int state;
 	bool stopping;
 	wait_queue_head_t waitq;
 };
 
 void rxe_task_init(struct rxe_task *task, struct rxe_qp *qp,
-		   int (*fn)(struct rxe_qp *qp), int cpu);
+		   int (*fn)(struct rxe_qp *qp));
 void rxe_task_run(struct rxe_task *task);
 void rxe_task_sched(struct rxe_task *task);
 void rxe_task_stop(struct rxe_task *task);
 void rxe_task_start(struct rxe_task *task);
 bool rxe_task_stopped(struct rxe_task *task);
-bool rxe_task_at_home(struct rxe_task *task);
 int rxe_task_wq_init(void);
 void rxe_task_wq_exit(void);
 
