@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit suite rxe_recv: the receive-side decisions of sw/rxe/rxe_recv.c and
- * rxe_resp.c, as tables.
+ * KUnit suite rxe_recv: the receive-side decisions of sw/rxe/rxe_recv.c,
+ * rxe_resp.c and rxe_resp_send.c, as tables.
  */
 /*
  * Each case states the expected answers in its own table, written from
  * the InfiniBand rules (not derived from the driver's opcode table), and
  * runs the driver's functions on them: which request opcode may follow
- * which, where a PSN lies around the 24-bit wrap, which crafted packet a
- * hand-built QP refuses and with which drop counter, and the bytes of the
- * ACK/NAK headers the responder writes.
+ * which, where a PSN lies around the 24-bit wrap, how long an ACK may be
+ * held, which crafted packet a hand-built QP refuses and with which drop
+ * counter, and the bytes of the ACK/NAK headers the responder writes.
  */
 
 #include <kunit/test.h>
@@ -174,6 +174,56 @@ static void psn_classify_test(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, rxe_resp_psn_classify(c->expected, c->psn),
 			c->class);
+}
+
+/* --- holding ACKs --------------------------------------------------------- */
+
+struct ack_case {
+	u32 owed;
+	u32 from;
+	u32 psn;
+	bool more;
+	bool hold;
+};
+
+static const struct ack_case ack_cases[] = {
+	/* nothing queued behind: always answer now */
+	{ 0, 0x000000, 0x000005, false, false },
+	{ 3, 0x000000, 0x000005, false, false },
+	/* the first request asking for an ACK may wait for the next one */
+	{ 0, 0x123456, 0x000005, true, true },
+	/* up to eight held, the eighth is answered */
+	{ 6, 0x000000, 0x000006, true, true },
+	{ 7, 0x000000, 0x000007, true, false },
+	{ 100, 0x000000, 0x000007, true, false },
+	/* within 32 PSNs of the oldest held; 32 or more: answer */
+	{ 1, 0x000100, 0x00011f, true, true },
+	{ 1, 0x000100, 0x000120, true, false },
+	{ 2, 0x000100, 0x000180, true, false },
+	/* the same across the 24-bit wrap */
+	{ 1, 0xfffff0, 0x00000f, true, true },
+	{ 1, 0xfffff0, 0x000010, true, false },
+	/*
+	 * A requester asking every 32 PSNs (ours) gets an ACK at least
+	 * every second request, 64 PSNs: half its 128-packet window.
+	 */
+	{ 1, 0x00001f, 0x00003f, true, false },
+};
+
+static void ack_case_desc(const struct ack_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "owed %u from %#08x psn %#08x%s",
+		 c->owed, c->from, c->psn, c->more ? " more" : "");
+}
+
+KUNIT_ARRAY_PARAM(ack, ack_cases, ack_case_desc);
+
+static void ack_hold_test(struct kunit *test)
+{
+	const struct ack_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, rxe_resp_ack_hold(c->owed, c->from, c->psn,
+						c->more), c->hold);
 }
 
 /* --- receive checks on a hand-built QP ------------------------------------- */
@@ -472,6 +522,7 @@ static struct kunit_case rxe_recv_test_cases[] = {
 	KUNIT_CASE(seq_uc_test),
 	KUNIT_CASE(seq_examples_test),
 	KUNIT_CASE_PARAM(psn_classify_test, psn_gen_params),
+	KUNIT_CASE_PARAM(ack_hold_test, ack_gen_params),
 	KUNIT_CASE_PARAM(recv_check_test, recv_gen_params),
 	KUNIT_CASE(aeth_syndrome_test),
 	KUNIT_CASE_PARAM(hdr_fill_test, hdr_gen_params),

@@ -77,6 +77,7 @@ struct rxe_resp_xfer {
  * @nak_sent: RC: a PSN sequence NAK is outstanding
  * @comm_est: IB_EVENT_COMM_EST was raised
  * @ack_owed: RC: requests asking for an ACK that was not yet sent
+ * @ack_from: PSN of the oldest of them (valid while @ack_owed)
  * @nak_syndrome: how the current packet fails (see rxe_resp_fail()): the
  *            AETH syndrome of the NAK
  * @nak_psn:  the PSN the NAK names
@@ -103,13 +104,14 @@ struct rxe_resp_state {
 	bool nak_sent;
 	bool comm_est;
 	u32 ack_owed;
+	u32 ack_from;
 
 	u8 nak_syndrome;
 	u32 nak_psn;
 	enum ib_event_type err_event;
 	enum ib_wc_status wc_status;
 
-	spinlock_t lock;
+	spinlock_t lock;	/* the task vs rxe_resp_flush(), over qp->rq */
 	bool wqe_valid;
 	struct rxe_dma dma;
 	u64 wqe_buf[DIV_ROUND_UP(RXE_RESP_WQE_BYTES, sizeof(u64))];
@@ -156,6 +158,7 @@ enum rxe_resp_psn_class {
 
 enum rxe_resp_psn_class rxe_resp_psn_classify(u32 expected, u32 psn);
 bool rxe_resp_seq_valid(u8 prev, u8 next);
+bool rxe_resp_ack_hold(u32 owed, u32 from, u32 psn, bool more);
 void rxe_resp_hdr_fill(struct rxe_qp *qp, struct rxe_pkt *reply, u8 syndrome,
 		       u32 psn, u8 pad);
 

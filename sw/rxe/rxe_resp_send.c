@@ -1,14 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* rxe_resp_send.c - the responder's SEND and RDMA WRITE: receive WQEs, data placement, ACKs and receive completions. */
+/*
+ * rxe_resp_send.c - the responder's SEND and RDMA WRITE: receive WQEs, data
+ * placement, ACKs and receive completions.
+ */
 
 #include <linux/etherdevice.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
+#include <kunit/visibility.h>
 
 #include "rxe_resp_priv.h"
 
 /* Requests whose ACK may wait for the next ones before it is sent. */
 #define RXE_RESP_ACK_BATCH	8
+/*
+ * How far (in PSNs) the newest request may run ahead of the oldest one
+ * whose ACK is held. A requester (ours or the inbox one) stops at 128
+ * unacknowledged packets and asks for an ACK every 32 or so: an ACK held
+ * for longer than a quarter of that window leaves it idle, waiting for
+ * the responder to drain its whole queue.
+ */
+#define RXE_RESP_ACK_SPAN	32
 
 /* --- receive WQEs ------------------------------------------------------- */
 
@@ -229,6 +241,27 @@ err_copy:
 	return rxe_resp_fail(qp, RXE_AETH_NAK_OPERATIONAL, IB_WC_LOC_PROT_ERR);
 }
 
+/**
+ * rxe_resp_ack_hold() - whether the ACK a request asks for may wait
+ * @owed: ACK-requesting requests whose ACK is already held
+ * @from: PSN of the oldest of them (meaningless while @owed is 0)
+ * @psn:  PSN of this request
+ * @more: more requests of the QP are queued behind this one
+ *
+ * Holding is worth it only when a later request will be handled right
+ * away (one ACK then covers both), and only within RXE_RESP_ACK_BATCH
+ * requests and RXE_RESP_ACK_SPAN PSNs of the oldest one held.
+ *
+ * Return: true to hold the ACK, false to send it now.
+ */
+bool rxe_resp_ack_hold(u32 owed, u32 from, u32 psn, bool more)
+{
+	if (!more || owed + 1 >= RXE_RESP_ACK_BATCH)
+		return false;
+	return !owed || rxe_psn_diff(psn, from) < RXE_RESP_ACK_SPAN;
+}
+EXPORT_SYMBOL_IF_KUNIT(rxe_resp_ack_hold);
+
 /* SEND and WRITE: ACK when asked, coalescing while more requests wait. */
 static enum rxe_resp_out rxe_resp_ack_reply(struct rxe_qp *qp)
 {
@@ -242,8 +275,10 @@ static enum rxe_resp_out rxe_resp_ack_reply(struct rxe_qp *qp)
 			rxe_counter_inc(qp->rxe, RXE_CNT_ACK_DEFERRED);
 		return RXE_OUT_OK;
 	}
-	if (resp->ack_owed + 1 < RXE_RESP_ACK_BATCH &&
-	    !skb_queue_empty(&qp->req_pkts)) {
+	if (rxe_resp_ack_hold(resp->ack_owed, resp->ack_from, pkt->psn,
+			      !skb_queue_empty(&qp->req_pkts))) {
+		if (!resp->ack_owed)
+			resp->ack_from = pkt->psn;
 		resp->ack_owed++;
 		rxe_counter_inc(qp->rxe, RXE_CNT_ACK_DEFERRED);
 		return RXE_OUT_OK;
