@@ -303,6 +303,19 @@ static void rxe_req_test_dma_seek(struct kunit *test)
 	}
 }
 
+/* The window: down to 8 after a timeout, doubling on progress up to 128. */
+static void rxe_req_test_window(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, rxe_comp_window(128, true), 8);
+	KUNIT_EXPECT_EQ(test, rxe_comp_window(8, true), 8);
+	KUNIT_EXPECT_EQ(test, rxe_comp_window(32, true), 8);
+	KUNIT_EXPECT_EQ(test, rxe_comp_window(8, false), 16);
+	KUNIT_EXPECT_EQ(test, rxe_comp_window(16, false), 32);
+	KUNIT_EXPECT_EQ(test, rxe_comp_window(64, false), 128);
+	KUNIT_EXPECT_EQ(test, rxe_comp_window(100, false), 128);
+	KUNIT_EXPECT_EQ(test, rxe_comp_window(128, false), 128);
+}
+
 static struct kunit_case rxe_req_cases[] = {
 	KUNIT_CASE(rxe_req_test_opcode_table),
 	KUNIT_CASE(rxe_req_test_allowed),
@@ -313,6 +326,7 @@ static struct kunit_case rxe_req_cases[] = {
 	KUNIT_CASE(rxe_req_test_rnr_timer),
 	KUNIT_CASE(rxe_req_test_ack_timeout),
 	KUNIT_CASE(rxe_req_test_dma_seek),
+	KUNIT_CASE(rxe_req_test_window),
 	{}
 };
 

@@ -20,6 +20,7 @@
 #include "rxe_qp.h"
 #include "rxe_opcode.h"
 #include "rxe_comp.h"
+#include "rxe_req.h"
 
 /* --- decisions --------------------------------------------------------- */
 
@@ -58,6 +59,24 @@ u64 rxe_comp_timeout_ns(u8 code)
 	return code ? 4096ULL << (code & 0x1f) : 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(rxe_comp_timeout_ns);
+
+/**
+ * rxe_comp_window() - the requester's next window (RC packets in flight)
+ * @window:  the window now
+ * @timeout: the retransmit timer fired (else: the peer acknowledged)
+ *
+ * A timeout drops it to RXE_REQ_WINDOW_MIN; each acknowledgment of
+ * progress doubles it, up to RXE_REQ_WINDOW.
+ *
+ * Return: the new window.
+ */
+u32 rxe_comp_window(u32 window, bool timeout)
+{
+	if (timeout)
+		return RXE_REQ_WINDOW_MIN;
+	return min_t(u32, window * 2, RXE_REQ_WINDOW);
+}
+EXPORT_SYMBOL_IF_KUNIT(rxe_comp_window);
 
 /* Completion status of each NAK code that fails the request. */
 static const enum ib_wc_status rxe_nak_status[] = {
@@ -108,14 +127,6 @@ static struct rxe_send_wqe *comp_wqe(struct rxe_qp *qp, u32 index)
 	return rxe_queue_at(&qp->sq, index);
 }
 
-/* RC packets transmitted and not yet acknowledged? */
-static bool comp_outstanding(struct rxe_qp *qp)
-{
-	/* Pairs with WRITE_ONCE() in req_sent(): the requester runs apart. */
-	return rxe_qp_is_rc(qp) &&
-	       rxe_psn_diff(READ_ONCE(qp->req.next_psn), qp->comp.psn) > 0;
-}
-
 /*
  * Both timers are hrtimers in the soft modes: their callbacks run in
  * softirq context, as timer_list callbacks did, and the waits are what
@@ -135,7 +146,7 @@ static void comp_timer_update(struct rxe_qp *qp)
 {
 	if (!qp->attr.timeout)
 		return;
-	if (comp_outstanding(qp)) {
+	if (rxe_req_in_flight(qp)) {
 		comp_retry_timer_start(qp);
 		return;
 	}
@@ -143,7 +154,7 @@ static void comp_timer_update(struct rxe_qp *qp)
 	hrtimer_try_to_cancel(&qp->comp.timer);
 	/* Pairs with rxe_comp_arm_timer(): a packet sent meanwhile. */
 	smp_mb();
-	if (comp_outstanding(qp))
+	if (rxe_req_in_flight(qp))
 		rxe_comp_arm_timer(qp);
 }
 
@@ -154,6 +165,8 @@ static void comp_timer_update(struct rxe_qp *qp)
  */
 static void comp_progress(struct rxe_qp *qp)
 {
+	/* Read locklessly by the requester (req_next_wqe(), req_ackreq()). */
+	WRITE_ONCE(qp->req.window, rxe_comp_window(qp->req.window, false));
 	clear_bit(RXE_COMP_TIMEOUT, &qp->comp.flags);
 	qp->comp.retry_left = qp->attr.retry_cnt;
 	qp->comp.rnr_left = qp->attr.rnr_retry;
@@ -608,7 +621,7 @@ static enum comp_out comp_error(struct rxe_qp *qp, struct comp_ctx *c)
 
 static enum comp_out comp_timeout(struct rxe_qp *qp, struct comp_ctx *c)
 {
-	if (!comp_outstanding(qp) ||
+	if (!rxe_req_in_flight(qp) ||
 	    test_bit(RXE_REQ_PAUSED, &qp->req.flags))
 		return COMP_OUT_PROGRESS;
 	rxe_counter_inc(qp->rxe, RXE_CNT_COMP_RETRY);
@@ -619,6 +632,7 @@ static enum comp_out comp_timeout(struct rxe_qp *qp, struct comp_ctx *c)
 		return COMP_OUT_ERROR;
 	}
 	qp->comp.retry_left--;
+	WRITE_ONCE(qp->req.window, rxe_comp_window(qp->req.window, true));
 	comp_request_retry(qp, qp->comp.psn);
 	comp_timer_update(qp);
 	return COMP_OUT_PROGRESS;

@@ -21,6 +21,7 @@ enum rxe_aeth_action rxe_comp_aeth_action(u8 syndrome,
 					  enum ib_wc_status *status);
 u32 rxe_comp_rnr_usecs(u8 code);
 u64 rxe_comp_timeout_ns(u8 code);
+u32 rxe_comp_window(u32 window, bool timeout);
 
 void rxe_comp_init(struct rxe_qp *qp);
 void rxe_comp_reset(struct rxe_qp *qp);

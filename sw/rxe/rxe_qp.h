@@ -130,6 +130,9 @@ enum rxe_req_flag {
  * @rd_atomic:  READ/ATOMIC requests in flight; the completer decrements
  * @flags:      enum rxe_req_flag bits, set by the completer
  * @retry_psn:  where to resend from (written before RXE_REQ_RETRY is set)
+ * @window:     RC packets that may be unacknowledged now, at most
+ *              RXE_REQ_WINDOW; the completer narrows it after a timeout
+ *              and widens it on progress (rxe_comp_window())
  * @xmit_timer: retries a transmit that failed for lack of local resources
  */
 struct rxe_req_state {
@@ -143,6 +146,7 @@ struct rxe_req_state {
 	atomic_t rd_atomic;
 	unsigned long flags;
 	u32 retry_psn;
+	u32 window;
 	struct timer_list xmit_timer;
 };
 

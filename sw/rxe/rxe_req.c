@@ -236,9 +236,10 @@ static enum req_out req_next_wqe(struct rxe_qp *qp, struct req_ctx *c)
 		req_wqe_done(qp, wqe);
 		return REQ_OUT_PROGRESS;
 	}
+	/* Signed: after a rewind req.psn may lie behind comp.psn. */
 	if (rxe_qp_is_rc(qp) &&
 	    rxe_psn_diff(qp->req.psn, READ_ONCE(qp->comp.psn)) >=
-	    RXE_REQ_WINDOW)
+	    (s32)READ_ONCE(qp->req.window))
 		return REQ_OUT_IDLE;	/* the completer kicks us on progress */
 	return REQ_OUT_OK;
 }
@@ -338,16 +339,27 @@ static void req_fill_ext(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 		rxe_ieth_set(pkt, wqe->ex.invalidate_rkey);
 }
 
+/*
+ * Whether the packet with @psn asks for an ACK: RC at the end of each
+ * message, every RXE_REQ_ACK_EVERY PSNs, and when it fills the window (the
+ * responder only answers when asked, and the window reopens only then).
+ */
+static bool req_ackreq(struct rxe_qp *qp, u32 psn, bool last)
+{
+	if (!rxe_qp_is_rc(qp))
+		/* GSI asks too, as the inbox driver does on the wire. */
+		return last && rxe_qp_type(qp) == IB_QPT_GSI;
+	return last || psn % RXE_REQ_ACK_EVERY == RXE_REQ_ACK_EVERY - 1 ||
+	       rxe_psn_diff(psn, READ_ONCE(qp->comp.psn)) + 1 >=
+	       (s32)READ_ONCE(qp->req.window);
+}
+
 static void req_fill_bth(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 			 struct rxe_pkt *pkt, const struct req_pkt_plan *p)
 {
 	bool last = p->pos & RXE_POS_LAST;
 	bool se = last && (wqe->send_flags & IB_SEND_SOLICITED);
-	/* GSI asks for ACKs too, as the inbox driver does on the wire. */
-	bool ackreq = (last && (rxe_qp_is_rc(qp) ||
-				rxe_qp_type(qp) == IB_QPT_GSI)) ||
-		      (rxe_qp_is_rc(qp) &&
-		       pkt->psn % RXE_REQ_ACK_EVERY == RXE_REQ_ACK_EVERY - 1);
+	bool ackreq = req_ackreq(qp, pkt->psn, last);
 	u32 dqpn = rxe_qp_is_ud(qp) ? wqe->wr.ud.remote_qpn :
 				      qp->attr.dest_qpn;
 
@@ -425,7 +437,7 @@ static void req_sent(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 	qp->req.offset += p->pay;
 	qp->req.psn = rxe_psn_add(qp->req.psn, p->psns);
 	/*
-	 * Pairs with READ_ONCE() in comp_outstanding(); rxe_comp_arm_timer()
+	 * Pairs with READ_ONCE() in rxe_req_in_flight(); rxe_comp_arm_timer()
 	 * then orders it against the timer check (smp_mb() there).
 	 */
 	if (rxe_psn_diff(qp->req.psn, qp->req.next_psn) > 0)
@@ -550,6 +562,7 @@ void rxe_req_reset(struct rxe_qp *qp)
 	atomic_set(&qp->req.rd_atomic, 0);
 	qp->req.flags = 0;
 	qp->req.retry_psn = 0;
+	qp->req.window = RXE_REQ_WINDOW;
 }
 
 /**
