@@ -32,7 +32,7 @@ style_paths=(
 	kunit ulp/kperf testdrv tools
 	core/main.c core/cm core/cma core/cq core/device core/iwcm core/mad
 	core/netlink core/restrack core/roce core/rw core/sysfs core/ucma
-	core/ulp core/umad core/umem core/uverbs core/verbs
+	core/ulp core/umad core/umem core/uverbs core/verbs sw/rxe
 )
 
 # host_step NAME LOG CMD...: run a host-side check, record PASS/FAIL.

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* rxe.c - the rdma_rxe module: its parts set up at load, the "rxe" link type, teardown at unload. */
+/*
+ * rxe.c - the rdma_rxe module: its parts set up at load, the "rxe" link
+ * type, teardown at unload.
+ */
 
 #include <linux/module.h>
 #include <rdma/rdma_netlink.h>

@@ -215,11 +215,11 @@ static void comp_retire(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 /* Ask the requester to go back to @psn. */
 static void comp_request_retry(struct rxe_qp *qp, u32 psn)
 {
+	WRITE_ONCE(qp->req.retry_psn, psn);
 	/*
 	 * retry_psn before the flag: the barrier pairs with the fully ordered
 	 * test_and_clear_bit() in req_check(), which then reads retry_psn.
 	 */
-	WRITE_ONCE(qp->req.retry_psn, psn);
 	smp_mb__before_atomic();
 	set_bit(RXE_REQ_RETRY, &qp->req.flags);
 	qp->comp.retry_sent = true;
@@ -229,13 +229,16 @@ static void comp_request_retry(struct rxe_qp *qp, u32 psn)
 static void comp_check_drained(struct rxe_qp *qp)
 {
 	u32 cons = qp->sq.cons;
+	u32 sent, started;
 
 	if (!test_bit(RXE_COMP_DRAINING, &qp->comp.flags) ||
 	    rxe_qp_state(qp) != IB_QPS_SQD)
 		return;
-	/* Pair with the releases in req_wqe_done() and req_wqe_start(). */
-	if ((s32)(cons - smp_load_acquire(&qp->req.sent_index)) < 0 ||
-	    (s32)(cons - smp_load_acquire(&qp->req.hw_index)) < 0)
+	/* Pairs with the release in req_wqe_done(). */
+	sent = smp_load_acquire(&qp->req.sent_index);
+	/* Pairs with the release in req_wqe_start(). */
+	started = smp_load_acquire(&qp->req.hw_index);
+	if ((s32)(cons - sent) < 0 || (s32)(cons - started) < 0)
 		return;
 	if (test_and_clear_bit(RXE_COMP_DRAINING, &qp->comp.flags))
 		rxe_qp_event(qp, IB_EVENT_SQ_DRAINED);
@@ -398,9 +401,12 @@ static enum comp_out comp_get_wqe(struct rxe_qp *qp, struct comp_ctx *c)
 	 * and status are read after them.
 	 */
 	u32 sent = smp_load_acquire(&qp->req.sent_index);
-	u32 started = rxe_qp_is_rc(qp) ?
-		      smp_load_acquire(&qp->req.hw_index) : sent;
+	/* (the second of the acquires above) */
+	u32 started = smp_load_acquire(&qp->req.hw_index);
 	bool is_sent = (s32)(cons - sent) < 0;
+
+	if (!rxe_qp_is_rc(qp))
+		started = sent;
 
 	if ((s32)(cons - started) >= 0) {
 		comp_check_drained(qp);

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* rxe_cq.c - completion queues: a ring of struct ib_wc (or of struct ib_uverbs_wc shared with user space), notification, overflow. */
+/*
+ * rxe_cq.c - completion queues: a ring of struct ib_wc (or of struct
+ * ib_uverbs_wc shared with user space), notification, overflow.
+ */
 
 #include <linux/interrupt.h>
 #include <rdma/uverbs_ioctl.h>

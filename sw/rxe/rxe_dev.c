@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* rxe_dev.c - soft-RoCE devices: creation on a net device, registration, device and port queries, the device list. */
+/*
+ * rxe_dev.c - soft-RoCE devices: creation on a net device, registration,
+ * device and port queries, the device list.
+ */
 
 #include <linux/if_arp.h>
 #include <linux/mutex.h>

@@ -100,7 +100,7 @@ struct rxe_dev {
 	struct rxe_net_sock *sock;
 	struct ib_device_attr attr;
 
-	spinlock_t port_lock;
+	spinlock_t port_lock;	/* @port_state, @port_mtu */
 	enum ib_port_state port_state;
 	enum ib_mtu port_mtu;
 
@@ -110,7 +110,7 @@ struct rxe_dev {
 	u32 key_next;
 	struct xarray ah_xa;
 
-	spinlock_t mcast_lock;
+	spinlock_t mcast_lock;	/* @mcast_list */
 	struct list_head mcast_list;
 
 	struct rxe_stats __percpu *stats;

@@ -266,7 +266,7 @@ static inline bool rxe_bth_ackreq(const struct rxe_pkt *pkt)
  * @pad:    pad count (0-3)
  * @pkey:   partition key
  * @qpn:    destination QP number
- * @ackreq: ask the responder for an acknowledgement
+ * @ackreq: ask the responder for an acknowledgment
  * @psn:    packet sequence number
  */
 static inline void rxe_bth_init(struct rxe_pkt *pkt, bool se, u8 pad,

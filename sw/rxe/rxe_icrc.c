@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* rxe_icrc.c - the RoCEv2 invariant CRC: computed over the packet with its in-flight-variable fields masked. */
+/*
+ * rxe_icrc.c - the RoCEv2 invariant CRC: computed over the packet with its
+ * in-flight-variable fields masked.
+ */
 /*
  * The ICRC is a CRC-32 (the Ethernet/zlib polynomial, reflected) over, in
  * this order: eight bytes of 0xff standing in for the InfiniBand LRH, the

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* rxe_mmap.c - buffers a process maps with mmap() on its uverbs file: offsets, the pending list, the driver's mmap op. */
+/*
+ * rxe_mmap.c - buffers a process maps with mmap() on its uverbs file:
+ * offsets, the pending list, the driver's mmap op.
+ */
 /*
  * An object with a user ring (a user CQ today) allocates its buffer here.
  * The create (or resize) response names it by an offset from a counter of

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* rxe_mr.c - memory keys, memory regions (DMA, fast registration, user memory), and copies and atomics through them. */
+/*
+ * rxe_mr.c - memory keys, memory regions (DMA, fast registration, user
+ * memory), and copies and atomics through them.
+ */
 
 #include <linux/highmem.h>
 #include <linux/log2.h>

@@ -102,7 +102,7 @@ struct rxe_mr {
 	struct ib_mr ibmr;
 	struct rxe_pd *pd;
 	u8 kind;
-	spinlock_t lock;
+	spinlock_t lock;	/* @state; @pd, @access vs binds */
 	u8 state;
 	u32 mkey;
 	int access;
@@ -150,7 +150,7 @@ struct rxe_mw {
 	struct ib_mw ibmw;
 	struct rxe_key key;
 	struct rxe_pd *pd;
-	spinlock_t lock;
+	spinlock_t lock;	/* the fields below */
 	u8 state;
 	u32 mkey;
 	struct rxe_mr *mr;

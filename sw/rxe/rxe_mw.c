@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* rxe_mw.c - memory windows (type 1 and 2B): allocation, binding, and their part in rkey lookups. */
+/*
+ * rxe_mw.c - memory windows (type 1 and 2B): allocation, binding, and their
+ * part in rkey lookups.
+ */
 
 #include <kunit/visibility.h>
 #include "rxe_ops.h"
@@ -98,12 +101,15 @@ int rxe_mw_dealloc(struct ib_mw *ibmw)
 }
 EXPORT_SYMBOL_IF_KUNIT(rxe_mw_dealloc);
 
-/* Whether @mr may carry a window of @access over [@addr, @addr + @length); caller holds mr->lock. */
+/*
+ * Whether @mr may carry a window of @access over [@addr, @addr + @length);
+ * caller holds mr->lock.
+ */
 static int rxe_mw_bind_check(struct rxe_mw *mw, struct rxe_mr *mr, u64 addr,
 			     u64 length, int access)
 {
-	/* acquire: pairs with rxe_mr_fast_reg() making the MR valid */
 	lockdep_assert_held(&mr->lock);
+	/* acquire: pairs with rxe_mr_fast_reg() making the MR valid */
 	if (smp_load_acquire(&mr->state) != RXE_MEM_VALID ||
 	    mr->pd != mw->pd || (access & IB_ZERO_BASED))
 		return -EINVAL;

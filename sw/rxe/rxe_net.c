@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* rxe_net.c - RoCEv2 on the wire: UDP/4791 sockets per network namespace, receive, route and transmit. */
+/*
+ * rxe_net.c - RoCEv2 on the wire: UDP/4791 sockets per network namespace,
+ * receive, route and transmit.
+ */
 
 #include <linux/if_ether.h>
 #include <linux/inetdevice.h>

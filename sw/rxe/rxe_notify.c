@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* rxe_notify.c - an rxe port follows its net device: state, MTU, and removal when the net device goes. */
+/*
+ * rxe_notify.c - an rxe port follows its net device: state, MTU, and removal
+ * when the net device goes.
+ */
 
 #include <linux/ipv6.h>
 #include <linux/netdevice.h>

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* rxe_opcode.c - the tables of RoCEv2 opcodes we speak and of work request opcodes, and the first check of a received transport header. */
+/*
+ * rxe_opcode.c - the tables of RoCEv2 opcodes we speak and of work request
+ * opcodes, and the first check of a received transport header.
+ */
 
 #include <kunit/visibility.h>
 #include <linux/module.h>

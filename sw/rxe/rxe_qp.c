@@ -559,10 +559,14 @@ static void qp_apply_transport(struct rxe_qp *qp,
 	}
 	if (mask & IB_QP_TIMEOUT)
 		qp->attr.timeout = attr->timeout;
-	if (mask & IB_QP_RETRY_CNT)
-		qp->attr.retry_cnt = qp->comp.retry_left = attr->retry_cnt;
-	if (mask & IB_QP_RNR_RETRY)
-		qp->attr.rnr_retry = qp->comp.rnr_left = attr->rnr_retry;
+	if (mask & IB_QP_RETRY_CNT) {
+		qp->attr.retry_cnt = attr->retry_cnt;
+		qp->comp.retry_left = attr->retry_cnt;
+	}
+	if (mask & IB_QP_RNR_RETRY) {
+		qp->attr.rnr_retry = attr->rnr_retry;
+		qp->comp.rnr_left = attr->rnr_retry;
+	}
 	if (mask & IB_QP_MIN_RNR_TIMER)
 		qp->attr.min_rnr_timer = attr->min_rnr_timer;
 	if (mask & IB_QP_MAX_QP_RD_ATOMIC)
@@ -632,7 +636,8 @@ int rxe_qp_query(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 
 	memset(attr, 0, sizeof(*attr));
 	spin_lock_irq(&qp->state_lock);
-	attr->qp_state = attr->cur_qp_state = qp->state;
+	attr->qp_state = qp->state;
+	attr->cur_qp_state = qp->state;
 	attr->path_mtu = a->path_mtu;
 	attr->path_mig_state = IB_MIG_MIGRATED;
 	attr->qkey = a->qkey;

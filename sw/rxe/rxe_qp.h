@@ -271,7 +271,7 @@ struct rxe_qp {
 	refcount_t ref;
 	struct completion done;
 
-	spinlock_t state_lock;
+	spinlock_t state_lock;	/* @state, @attr */
 	enum ib_qp_state state;
 	struct rxe_qp_attr attr;
 	struct rxe_av av;
@@ -282,13 +282,13 @@ struct rxe_qp {
 	struct rxe_cq *rcq;
 	struct rxe_srq *srq;
 
-	spinlock_t sq_lock;
+	spinlock_t sq_lock;	/* producers of @sq */
 	struct rxe_queue sq;
 	u32 sq_wqe_size;
 	u32 sq_max_sge;
 	u32 sq_max_inline;
 
-	spinlock_t rq_lock;
+	spinlock_t rq_lock;	/* producers of @rq */
 	struct rxe_queue rq;
 	u32 rq_max_sge;
 

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* rxe_queue.c - the ring of fixed-size slots behind every SQ, RQ, SRQ and CQ: allocation and resizing. */
+/*
+ * rxe_queue.c - the ring of fixed-size slots behind every SQ, RQ, SRQ and
+ * CQ: allocation and resizing.
+ */
 
 #include <linux/log2.h>
 #include <linux/slab.h>
@@ -8,7 +11,7 @@
 #include "rxe_verbs.h"
 
 /* Rings larger than this are refused whatever the caller's limits say. */
-#define RXE_QUEUE_MAX_SLOTS	(1u << 24)
+#define RXE_QUEUE_MAX_SLOTS	BIT(24)
 
 /**
  * rxe_queue_init() - allocate an empty ring

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* rxe_recv.c - a checked packet finds its QP, passes the QP's checks and goes to the responder or the completer. */
+/*
+ * rxe_recv.c - a checked packet finds its QP, passes the QP's checks and
+ * goes to the responder or the completer.
+ */
 
 #include <kunit/visibility.h>
 #include <linux/ip.h>

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* rxe_resp.c - the responder's state table: one step at a time from a received request to its answer; ACKs and NAKs; the task and the QP's life. */
+/*
+ * rxe_resp.c - the responder's state table: one step at a time from a
+ * received request to its answer; ACKs and NAKs; the task and the QP's life.
+ */
 
 #include <kunit/visibility.h>
 #include <linux/slab.h>
@@ -225,7 +228,7 @@ struct sk_buff *rxe_resp_reply_new(struct rxe_qp *qp, struct rxe_pkt *reply,
 	/* rxe_net_skb_alloc() only adds @hdr (and the same paylen, rxe, port). */
 	rxe_resp_reply_init(qp, reply, opcode, paylen);
 	skb = rxe_net_skb_alloc(qp->rxe, &qp->av, paylen, reply);
-	if (unlikely(IS_ERR_OR_NULL(skb))) {
+	if (IS_ERR_OR_NULL(skb)) {
 		rxe_counter_inc(qp->rxe, RXE_CNT_DROP_NOMEM);
 		return NULL;
 	}

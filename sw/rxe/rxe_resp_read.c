@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* rxe_resp_read.c - the responder's RDMA READ and ATOMIC: the responses they return, and the ring that replays them for duplicates. */
+/*
+ * rxe_resp_read.c - the responder's RDMA READ and ATOMIC: the responses they
+ * return, and the ring that replays them for duplicates.
+ */
 
 #include <linux/slab.h>
 

@@ -43,7 +43,7 @@ struct rxe_task {
 	struct work_struct work;
 	struct rxe_qp *qp;
 	int (*fn)(struct rxe_qp *qp);
-	spinlock_t lock;
+	spinlock_t lock;	/* @state, @stopping */
 	int state;
 	bool stopping;
 	wait_queue_head_t waitq;

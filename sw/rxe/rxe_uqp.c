@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* rxe_uqp.c - user QPs: the SQ and RQ rings a process fills, copied and checked into what the engines use. */
+/*
+ * rxe_uqp.c - user QPs: the SQ and RQ rings a process fills, copied and
+ * checked into what the engines use.
+ */
 /*
  * The engines keep working on kernel structures only. A user QP has, on
  * top of its kernel SQ, two rings in the rdma_user_rxe.h layout mapped

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* rxe_uring.c - rings shared with user space in the rdma_user_rxe.h layout: sizes, allocation, resize. */
+/*
+ * rxe_uring.c - rings shared with user space in the rdma_user_rxe.h layout:
+ * sizes, allocation, resize.
+ */
 /*
  * Kernel rings (rxe_queue.c) and user rings are different types on
  * purpose. A kernel ring trusts both of its indices and uses every slot;
@@ -154,6 +157,7 @@ int rxe_uring_move(struct rxe_uring *r, struct rxe_uring *to,
 		       1u << r->log2_elem);
 	to->kidx = user_produces ? 0 : count;
 	WRITE_ONCE(to->buf->consumer_index, 0);
+	/* The slots before the index: pairs with the reader's acquire. */
 	smp_store_release(&to->buf->producer_index, count);
 	swap(*r, *to);
 	return 0;

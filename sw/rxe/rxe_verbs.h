@@ -27,7 +27,7 @@ struct rxe_qp;
  */
 struct rxe_ucontext {
 	struct ib_ucontext ibuc;
-	spinlock_t mmap_lock;
+	spinlock_t mmap_lock;	/* @mmap_pending */
 	struct list_head mmap_pending;
 };
 
@@ -101,7 +101,7 @@ static inline struct rxe_ah *to_rah(struct ib_ah *ibah)
  */
 struct rxe_cq {
 	struct ib_cq ibcq;
-	spinlock_t lock;
+	spinlock_t lock;	/* kernel end of the ring, @notify, @overflow */
 	struct rxe_queue queue;
 	struct rxe_uring uring;
 	bool is_user;
@@ -149,8 +149,8 @@ static inline size_t rxe_recv_wqe_size(u32 max_sge)
  */
 struct rxe_srq {
 	struct ib_srq ibsrq;
-	spinlock_t lock;
-	spinlock_t cons_lock;
+	spinlock_t lock;	/* producers of @rq, @limit */
+	spinlock_t cons_lock;	/* consumers of @rq */
 	struct rxe_queue rq;
 	u32 max_sge;
 	u32 limit;
