@@ -174,8 +174,16 @@ static void comp_progress(struct rxe_qp *qp)
 	comp_timer_update(qp);
 }
 
-static void comp_post(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
-		      enum ib_wc_status status)
+/*
+ * Retire the oldest WQE: free its slot, then post its completion (always
+ * on error, on success when it was signaled); @started: the requester gave
+ * it PSNs. The slot goes first: whoever polls the completion may post
+ * again at once and must find room, which for a user QP means the consumer
+ * index it reads has moved. The completion is taken from the WQE before
+ * its slot can be reused.
+ */
+static void comp_retire(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
+			bool started, enum ib_wc_status status)
 {
 	struct ib_wc wc = {
 		.wr_id = wqe->wr_id,
@@ -183,23 +191,12 @@ static void comp_post(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 		.opcode = rxe_wr_wc_opcode(wqe->opcode),
 		.qp = &qp->ibqp,
 	};
-
-	if (status == IB_WC_SUCCESS && !qp->sig_all &&
-	    !(wqe->send_flags & IB_SEND_SIGNALED))
-		return;
-	if (status == IB_WC_SUCCESS && rxe_wr_is_rd_atomic(wqe->opcode))
-		wc.byte_len = wqe->length;
-	if (rxe_cq_post(qp->scq, &wc, false))
-		rxe_dbg_qp(qp, "send CQ full: completion of %llu lost\n",
-			   wqe->wr_id);
-}
-
-/* Free the oldest WQE's slot; @started: the requester gave it PSNs. */
-static void comp_retire(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
-			bool started)
-{
+	bool post = status != IB_WC_SUCCESS || qp->sig_all ||
+		    (wqe->send_flags & IB_SEND_SIGNALED);
 	u32 next = rxe_psn_add(wqe->last_psn, 1);
 
+	if (status == IB_WC_SUCCESS && rxe_wr_is_rd_atomic(wqe->opcode))
+		wc.byte_len = wqe->length;
 	if (started && rxe_wr_is_rd_atomic(wqe->opcode))
 		atomic_dec(&qp->req.rd_atomic);
 	/* Pairs with READ_ONCE() of comp.psn in req_next_wqe() (the window). */
@@ -210,6 +207,9 @@ static void comp_retire(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 	rxe_queue_consume(&qp->sq);
 	if (qp->is_user)
 		rxe_uqp_sq_retired(qp);
+	if (post && rxe_cq_post(qp->scq, &wc, false))
+		rxe_dbg_qp(qp, "send CQ full: completion of %llu lost\n",
+			   wc.wr_id);
 }
 
 /* Ask the requester to go back to @psn. */
@@ -567,8 +567,7 @@ static enum comp_out comp_acked(struct rxe_qp *qp, struct comp_ctx *c)
 
 static enum comp_out comp_complete(struct rxe_qp *qp, struct comp_ctx *c)
 {
-	comp_post(qp, c->wqe, IB_WC_SUCCESS);
-	comp_retire(qp, c->wqe, true);
+	comp_retire(qp, c->wqe, true, IB_WC_SUCCESS);
 	comp_progress(qp);
 	if (rxe_qp_is_rc(qp))	/* window, fence or READ budget opened */
 		rxe_task_run(&qp->req_task);
@@ -619,8 +618,7 @@ static enum comp_out comp_error(struct rxe_qp *qp, struct comp_ctx *c)
 {
 	rxe_dbg_qp(qp, "wqe %u completes with status %d\n", qp->sq.cons,
 		   c->status);
-	comp_post(qp, c->wqe, c->status);
-	comp_retire(qp, c->wqe, true);
+	comp_retire(qp, c->wqe, true, c->status);
 	rxe_qp_to_error(qp, RXE_QP_NO_EVENT);
 	return COMP_OUT_CONSUME;
 }
@@ -665,8 +663,7 @@ static enum comp_out comp_flush(struct rxe_qp *qp, struct comp_ctx *c)
 	if ((s32)(cons - smp_load_acquire(&qp->req.sent_index)) < 0 &&
 	    wqe->status != IB_WC_SUCCESS)
 		status = wqe->status;
-	comp_post(qp, wqe, status);
-	comp_retire(qp, wqe, started);
+	comp_retire(qp, wqe, started, status);
 	return COMP_OUT_PROGRESS;
 }
 
