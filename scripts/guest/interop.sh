@@ -12,6 +12,20 @@
 . "$RDMAOOT_TOP/scripts/guest/interop-net.sh"
 . "$RDMAOOT_TOP/scripts/guest/kperf.sh"
 PEER_SEQ=/tmp/interop-peer-seq
+# What interop_wire_check found, for the verdict of the tests after it.
+WIRE_NOTE=/tmp/interop-wire-note
+
+# interop_ping_for SECS: the peer answers a ping within SECS seconds (a
+# deadline in time: each ping waits up to a second for its answer, so
+# t_wait_for's count of 0.1 s polls would wait 11 times longer).
+interop_ping_for() {
+	local end=$((SECONDS + $1))
+
+	until busybox ping -c 1 -W 1 "$PEER_IP" > /dev/null 2>&1; do
+		[ "$SECONDS" -lt "$end" ] || return 1
+		sleep 0.5
+	done
+}
 
 # interop_net_up: eth0 up with OUR_IP (once per guest: it outlives the
 # tests, as the peer does) and the peer ready and reachable.
@@ -25,8 +39,8 @@ interop_net_up() {
 	ip link set eth0 up
 	t_wait_for 300 test -e "$PAIR/peer-ready" ||
 		t_fail "the peer guest never got ready (its log: peer/share/peer.log)"
-	t_wait_for 30 busybox ping -c 1 -W 1 "$PEER_IP" > /dev/null ||
-		t_fail "the peer at $PEER_IP does not answer pings"
+	interop_ping_for 30 ||
+		t_fail "the peer at $PEER_IP does not answer pings$(cat "$WIRE_NOTE" 2>/dev/null)"
 }
 
 # interop_ours_up: our soft-RoCE on eth0 (rxe0) and ib_kperf, with rdma_cm.
@@ -49,6 +63,12 @@ interop_ours_down() {
 	return 0
 }
 
+# interop_wire_counts: eth0's packet counters in one line (run on both).
+interop_wire_counts() {
+	local d=/sys/class/net/eth0/statistics
+	echo "rx $(cat $d/rx_packets) tx $(cat $d/tx_packets) rx_dropped $(cat $d/rx_dropped) tx timeouts $(cat /sys/class/net/eth0/queues/tx-0/tx_timeout 2>/dev/null)"
+}
+
 # interop_wire_state: what this guest's end of the wire says (run on both).
 interop_wire_state() {
 	ip -s -s link show eth0
@@ -65,17 +85,24 @@ interop_wire_state() {
 # guest then shows apart from one in the QEMUs that join them.
 interop_wire_check() {
 	busybox ping -c 2 -W 2 "$PEER_IP" > /dev/null 2>&1 && return 0
+	local ours peers after
 	echo "WIRE: the peer at $PEER_IP does not answer pings after the test; our end:"
 	interop_wire_state
-	peer_start "$(declare -f interop_wire_state); interop_wire_state; ip link set eth0 down; ip link set eth0 up"
-	peer_wait "$PEER_N" 30 | sed 's/^/WIRE peer: /'
+	ours=$(interop_wire_counts)
+	peer_start "$(declare -f interop_wire_state interop_wire_counts); interop_wire_state; echo \"COUNTS \$(interop_wire_counts)\"; ip link set eth0 down; ip link set eth0 up"
+	peer_wait "$PEER_N" 30 > /tmp/interop-wire-peer
+	sed 's/^/WIRE peer: /' /tmp/interop-wire-peer
+	peers=$(sed -n 's/^COUNTS //p' /tmp/interop-wire-peer)
 	ip link set eth0 down
 	ip link set eth0 up
-	if t_wait_for 30 busybox ping -c 1 -W 1 "$PEER_IP" > /dev/null; then
-		echo "WIRE: pings came back after eth0 went down and up on both ends"
+	if interop_ping_for 30; then
+		after="pings came back"
 	else
-		echo "WIRE: still no pings after eth0 went down and up on both ends"
+		after="still no pings"
 	fi
+	echo "WIRE: $after after eth0 went down and up on both ends"
+	# The tests after this one fail on the dead wire: say why in their verdict.
+	echo " (the wire died in an earlier test; ours: $ours; the peer: ${peers:-no answer through the shared folder}; after eth0 down/up on both: $after)" > "$WIRE_NOTE"
 }
 
 peer_start() {
