@@ -42,6 +42,22 @@ while ! listening && [ $n -gt 0 ] && kill -0 "$peer_pid" 2>/dev/null; do
 	n=$((n - 1))
 done
 
+# When our guest finds the wire dead it asks (PAIR/wire-dump.req) what both
+# QEMUs say about their ends of it (scripts/guest/interop.sh).
+wire_dumps() {
+	while kill -0 "$peer_pid" 2>/dev/null; do
+		if [ -e "$pair/wire-dump.req" ]; then
+			"$RDMAOOT_TOP/scripts/qmp-wire-dump.py" "ours=$out/ours/qmp.sock" \
+				"peer=$out/peer/qmp.sock" > "$pair/wire-dump.tmp" 2>&1
+			rm -f "$pair/wire-dump.req"
+			mv "$pair/wire-dump.tmp" "$pair/wire-dump.txt"
+		fi
+		sleep 1
+	done
+}
+wire_dumps &
+dumps_pid=$!
+
 rc=0
 RDMAOOT_NIC=stream,server=off,addr.type=inet,addr.host=127.0.0.1,addr.port=$port RDMAOOT_MAC=52:54:00:88:00:02 \
 	RDMAOOT_PAIR=$pair RDMAOOT_SMP=1 \
@@ -57,6 +73,8 @@ done
 kill "$peer_pid" 2>/dev/null || true
 peer_rc=0
 wait "$peer_pid" || peer_rc=$?
+kill "$dumps_pid" 2>/dev/null || true
+wait "$dumps_pid" 2>/dev/null || true
 
 if [ ! -e "$pair/peer-ready" ]; then
 	echo "FAIL interop/peer 0 the peer never got ready, see $out/peer/share/peer.log"

@@ -22,6 +22,8 @@
 #                 "stream,server=on|off,addr..."), and RDMAOOT_MAC its MAC address
 #   RDMAOOT_PAIR  a host folder both guests mount writable at /run/pair
 #   RDMAOOT_SMP   vCPUs (default 2)
+# Such a guest's QEMU also listens for QMP on OUTDIR/qmp.sock (the pair's
+# wire dumps, scripts/qmp-wire-dump.py).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -65,10 +67,12 @@ ENV
 
 nic=(-nic none)
 [ -n "${RDMAOOT_NIC:-}" ] &&
-	nic=(-netdev "$RDMAOOT_NIC,id=wire" -device "virtio-net-pci,netdev=wire,mac=${RDMAOOT_MAC:?}")
+	nic=(-netdev "$RDMAOOT_NIC,id=wire"
+	     -device "virtio-net-pci,netdev=wire,mac=${RDMAOOT_MAC:?},rx_queue_size=1024")
 pair=()
 [ -n "${RDMAOOT_PAIR:-}" ] &&
-	pair=(-virtfs "local,path=$RDMAOOT_PAIR,mount_tag=pair,security_model=none")
+	pair=(-virtfs "local,path=$RDMAOOT_PAIR,mount_tag=pair,security_model=none"
+	      -qmp "unix:$out/qmp.sock,server=on,wait=off")
 
 . "$RDMAOOT_TOP/scripts/guest/watch.sh"
 idle=${RDMAOOT_GUEST_IDLE_S:-$((RDMAOOT_IDLE_S + 300))}

@@ -78,17 +78,33 @@ interop_wire_state() {
 	echo "tx-0 timeouts: $(cat /sys/class/net/eth0/queues/tx-0/tx_timeout 2>/dev/null)"
 }
 
+# interop_wire_qemu WHEN: what both QEMUs say about their virtio-net
+# queues (the host runs scripts/qmp-wire-dump.py when asked through the
+# shared folder) to the log; its one-line summary in WIRE_QEMU.
+interop_wire_qemu() {
+	rm -f "$PAIR/wire-dump.txt"
+	touch "$PAIR/wire-dump.req"
+	WIRE_QEMU="the host did not answer"
+	t_wait_for 30 test -e "$PAIR/wire-dump.txt" || return 0
+	sed "s/^/WIRE qemu $1: /" "$PAIR/wire-dump.txt"
+	WIRE_QEMU=$(sed -n 's/^SUMMARY //p' "$PAIR/wire-dump.txt" |
+		awk '{ printf "%s%s", (NR > 1 ? "; " : ""), $0 }')
+}
+
 # interop_wire_check: the peer still answers pings after a test. If not,
 # both ends' state goes to the log (the peer's through the shared folder,
-# which needs no wire), then both take eth0 down and up (virtio refills its
-# receive ring) and the log says whether pings came back: a stall in a
-# guest then shows apart from one in the QEMUs that join them.
+# which needs no wire) with what both QEMUs say about the virtio rings,
+# then both take eth0 down and up (virtio refills its receive ring) and the
+# log says whether pings came back: a stall in a guest then shows apart
+# from one in the QEMUs that join them.
 interop_wire_check() {
 	busybox ping -c 2 -W 2 "$PEER_IP" > /dev/null 2>&1 && return 0
-	local ours peers after
+	local ours peers after qemu
 	echo "WIRE: the peer at $PEER_IP does not answer pings after the test; our end:"
 	interop_wire_state
 	ours=$(interop_wire_counts)
+	interop_wire_qemu before
+	qemu=$WIRE_QEMU
 	peer_start "$(declare -f interop_wire_state interop_wire_counts); interop_wire_state; echo \"COUNTS \$(interop_wire_counts)\"; ip link set eth0 down; ip link set eth0 up"
 	peer_wait "$PEER_N" 30 > /tmp/interop-wire-peer
 	sed 's/^/WIRE peer: /' /tmp/interop-wire-peer
@@ -101,8 +117,9 @@ interop_wire_check() {
 		after="still no pings"
 	fi
 	echo "WIRE: $after after eth0 went down and up on both ends"
+	[ "$after" = "pings came back" ] || interop_wire_qemu after
 	# The tests after this one fail on the dead wire: say why in their verdict.
-	echo " (the wire died in an earlier test; ours: $ours; the peer: ${peers:-no answer through the shared folder}; after eth0 down/up on both: $after)" > "$WIRE_NOTE"
+	echo " (the wire died in an earlier test; ours: $ours; the peer: ${peers:-no answer through the shared folder}; QEMU rings: $qemu; after eth0 down/up on both: $after)" > "$WIRE_NOTE"
 }
 
 peer_start() {

@@ -35,3 +35,19 @@ pt_rerun_reason() {
 		return 1
 	fi
 }
+
+# pt_failure_gist SERVER CLIENT: for a verdict, what a failed pair said in
+# one line: each side's first line that reads as an error (perftest's
+# "Couldn't ...", "Failed ...", completion errors, timeout's kill), or its
+# last line when none does.
+pt_failure_gist() {
+	local side f line
+	for side in server client; do
+		f=$1
+		shift
+		line=$(grep -m1 -iE "couldn't|failed|error|unable|timed out|killed|terminated" "$f" 2>/dev/null) ||
+			line=$(grep -v '^[[:space:]]*$' "$f" 2>/dev/null | tail -n1)
+		printf '%s: %s' "$side" "${line:-(nothing)}"
+		[ "$side" = client ] || printf '; '
+	done
+}

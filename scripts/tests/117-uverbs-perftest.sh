@@ -56,11 +56,13 @@ perf_once() {
 	cat "$f.server" "$f.client"
 	[ "$rc" = 0 ] && pt_has_results "$f.client" "$n" && return 0
 	RERUN_WHY=$(pt_rerun_reason "$f.server" "$f.client") && return 2
+	FAIL_GIST="client exit $rc; $(pt_failure_gist "$f.server" "$f.client")"
 	return 1
 }
 
 # perf PROGRAM N ARGS...: perf_once, repeated (at most 3 runs) only when
-# the failure was perftest's own. Anything else fails at once.
+# the failure was perftest's own. Anything else fails at once, with what
+# the failed pair said in the verdict (FAIL_GIST).
 perf() {
 	local try rc
 	for try in 1 2 3; do
@@ -69,7 +71,7 @@ perf() {
 		[ "$rc" = 2 ] || break
 		t_log "$*: $RERUN_WHY (run $try), again"
 	done
-	[ "$rc" = 0 ] || t_fail "$* failed on rxe (see above)"
+	[ "$rc" = 0 ] || t_fail "$* failed on rxe ($FAIL_GIST; all of it above)"
 }
 
 test_run() {
