@@ -7,10 +7,11 @@
 # MADs through it (scripts/guest/umad-loop.py: a vendor class of range 2
 # from one file to another, every byte checked, ETIMEDOUT for a request
 # nobody answers, a response matched to its request, a multi-segment RMPP
-# message) on rxe0 to itself and across the veth pair to rxe1 in another
-# namespace; "rdma link delete" with umad0 and issm0 held open does not
-# wait for the process, whose calls then fail; everything unloads and the
-# kernel stays silent throughout.
+# message answered once whole; the answering end in a thread) on rxe0 to
+# itself and across the veth pair to rxe1 in another namespace; "rdma
+# link delete" with umad0 and issm0 held open does not wait for the
+# process, whose calls then fail; everything unloads and the kernel stays
+# silent throughout.
 TEST_TIMEOUT=600
 
 . "$RDMAOOT_TOP/scripts/guest/uverbs-env.sh"
