@@ -13,6 +13,7 @@
 #include "mad/mad.h"
 
 int ib_mad_sendq_size = 128;
+EXPORT_SYMBOL_IF_KUNIT(ib_mad_sendq_size);
 module_param_named(send_queue_size, ib_mad_sendq_size, int, 0444);
 MODULE_PARM_DESC(send_queue_size, "Size of the send queue of each special QP, in MADs");
 int ib_mad_recvq_size = 512;

@@ -216,9 +216,27 @@ int ib_mad_send_to_qp(struct ib_mad_send *send)
 static void mad_send_wire_done(struct ib_mad_send *send,
 			       enum ib_wc_status wc_status);
 
+/* The oldest send of the backlog if the send queue has room for it. */
+static struct ib_mad_send *mad_send_backlog_take(struct ib_mad_qp *mqp)
+{
+	struct ib_mad_send *next;
+
+	lockdep_assert_held(&mqp->lock);
+	if (mqp->posted >= ib_mad_sendq_size)
+		return NULL;
+	next = list_first_entry_or_null(&mqp->backlog, struct ib_mad_send,
+					qnode);
+	if (next)
+		list_del_init(&next->qnode);
+	return next;
+}
+
 /*
- * One send left the send queue: post the oldest of the backlog in its
- * place. A failed post completes that send with an error at once.
+ * One send left the send queue: post the backlog in its place, oldest
+ * first, while there is room. A send whose post fails completes with an
+ * error at once and the next one is tried, so a failure never strands the
+ * backlog with nothing left on the send queue to kick it (6.1 does the
+ * same).
  */
 static void mad_send_backlog_kick(struct ib_mad_qp *mqp)
 {
@@ -228,23 +246,22 @@ static void mad_send_backlog_kick(struct ib_mad_qp *mqp)
 
 	spin_lock_irqsave(&mqp->lock, flags);
 	mqp->posted--;
-	next = list_first_entry_or_null(&mqp->backlog, struct ib_mad_send,
-					qnode);
-	if (!next) {
+	while ((next = mad_send_backlog_take(mqp))) {
+		ret = ib_post_send(mqp->qp, &next->wr.wr, NULL);
+		if (!ret) {
+			mqp->posted++;
+			continue;
+		}
 		spin_unlock_irqrestore(&mqp->lock, flags);
-		return;
-	}
-	list_del_init(&next->qnode);
-	ret = ib_post_send(mqp->qp, &next->wr.wr, NULL);
-	if (!ret)
-		mqp->posted++;
-	spin_unlock_irqrestore(&mqp->lock, flags);
-
-	if (ret) {
+		dev_err_ratelimited(&mqp->port->device->dev,
+				    "QP%u of port %u: a queued MAD failed to post: %d\n",
+				    mqp->qp->qp_num, mqp->port->port_num, ret);
 		ib_dma_unmap_single(mqp->port->device, next->sge.addr,
 				    next->mad_size, DMA_TO_DEVICE);
 		mad_send_wire_done(next, IB_WC_LOC_QP_OP_ERR);
+		spin_lock_irqsave(&mqp->lock, flags);
 	}
+	spin_unlock_irqrestore(&mqp->lock, flags);
 }
 
 /**

@@ -39,6 +39,7 @@ struct rmpp_log {
 	struct ib_mad_recv_wc *recv[MAX_RECVS];
 	struct ib_mad_send_buf *recv_req[MAX_RECVS];
 	int nsent;
+	int nfailed;
 	enum ib_wc_status status;
 	u32 vendor_err;
 	int retries;
@@ -52,6 +53,7 @@ struct rmpp_log {
  * @agent: vendor class 0x30 with RMPP, GET and SET
  * @ah: address handle to the peer
  * @recv_timeout_ms: ib_mad_rmpp_recv_timeout_ms before the test
+ * @sendq_size: ib_mad_sendq_size before the test
  * @log: what the handlers saw
  */
 struct rmpp_fix {
@@ -59,6 +61,7 @@ struct rmpp_fix {
 	struct ib_mad_agent *agent;
 	struct ib_ah *ah;
 	unsigned int recv_timeout_ms;
+	int sendq_size;
 	struct rmpp_log log;
 };
 
@@ -72,6 +75,7 @@ static void rmpp_send_handler(struct ib_mad_agent *agent,
 
 	spin_lock(&log->lock);
 	log->nsent++;
+	log->nfailed += wc->status != IB_WC_SUCCESS;
 	log->status = wc->status;
 	log->vendor_err = wc->vendor_err;
 	log->retries = wc->send_buf->retries;
@@ -125,6 +129,7 @@ static int rmpp_test_init(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, fix);
 	fix->recv_timeout_ms = ib_mad_rmpp_recv_timeout_ms;
+	fix->sendq_size = ib_mad_sendq_size;
 	rmpp_cur = fix;
 	sa = sa_fix_setup(test);
 	fix->sa = sa;
@@ -157,8 +162,10 @@ static void rmpp_test_exit(struct kunit *test)
 	struct rmpp_fix *fix = rmpp_cur;
 
 	rmpp_cur = NULL;
-	if (fix)
+	if (fix) {
 		ib_mad_rmpp_recv_timeout_ms = fix->recv_timeout_ms;
+		ib_mad_sendq_size = fix->sendq_size;
+	}
 	if (fix && fix->sa && !IS_ERR_OR_NULL(fix->agent)) {
 		ib_unregister_mad_agent(fix->agent);
 		rmpp_log_free(&fix->log);
@@ -1015,6 +1022,84 @@ static void mad_claim_then_cancel_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fix->log.status, IB_WC_SUCCESS);
 }
 
+/* Reports the agent's send handler got so far, read under its lock. */
+static void sends_reported(struct rmpp_fix *fix, int *n, int *failed)
+{
+	spin_lock(&fix->log.lock);
+	*n = fix->log.nsent;
+	*failed = fix->log.nfailed;
+	spin_unlock(&fix->log.lock);
+}
+
+/* Wait until the agent's send handler got @n reports. */
+static bool wait_reported(struct rmpp_fix *fix, int n)
+{
+	unsigned long end = jiffies + SA_FIX_WAIT;
+	int got, failed;
+
+	for (;;) {
+		sends_reported(fix, &got, &failed);
+		if (got >= n || time_after(jiffies, end))
+			return got >= n;
+		usleep_range(1000, 2000);
+	}
+}
+
+/* A GET of the fixture's agent without a timeout, posted. */
+static void post_get(struct kunit *test, u32 low)
+{
+	struct rmpp_fix *fix = test->priv;
+	struct ib_mad_send_buf *buf;
+
+	buf = ib_create_send_mad(fix->agent, PEER_QP, 0, 0, HDR,
+				 IB_MGMT_MAD_SIZE - HDR, GFP_KERNEL,
+				 IB_MGMT_BASE_VERSION);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(buf));
+	peer_mad(buf->mad, IB_MGMT_METHOD_GET, our_tid(test, low));
+	buf->ah = fix->ah;
+	KUNIT_ASSERT_EQ(test, ib_post_send_mad(buf, NULL), 0);
+}
+
+/*
+ * With a send queue of two MADs, five sends put two on the QP and three
+ * in the backlog. The driver then refuses every post, and the two on
+ * the QP complete: every send of the backlog is tried in turn and
+ * reported failed, none is left behind with nothing on the QP to post it
+ * (it once stayed there, and its agent's unregistration waited forever).
+ */
+static void mad_backlog_post_fails_test(struct kunit *test)
+{
+	struct rmpp_fix *fix = test->priv;
+	struct mock_ibdev *mdev = fix->sa->mdev;
+	int n, failed, i, base;
+
+	/* Sends complete when the test says so. */
+	WRITE_ONCE(mdev->transmit_all, false);
+	ib_mad_sendq_size = 2;
+	base = sa_fix_nsent(fix->sa);
+	for (i = 0; i < 5; i++)
+		post_get(test, 100 + i);
+	KUNIT_EXPECT_EQ(test, sa_fix_nsent(fix->sa) - base, 2);
+	sends_reported(fix, &n, &failed);
+	KUNIT_EXPECT_EQ(test, n, 0);
+
+	mock_ibdev_fail(mdev, MOCK_POST_SEND, -ENOMEM);
+	KUNIT_EXPECT_EQ(test, mock_ibdev_qp_complete_send(fix->sa->qp, 1), 1);
+	KUNIT_EXPECT_TRUE(test, wait_reported(fix, 4));
+	KUNIT_EXPECT_EQ(test, mock_ibdev_qp_complete_send(fix->sa->qp, 1), 1);
+	KUNIT_EXPECT_TRUE(test, wait_reported(fix, 5));
+	sends_reported(fix, &n, &failed);
+	KUNIT_EXPECT_EQ(test, n, 5);
+	KUNIT_EXPECT_EQ(test, failed, 3);
+
+	/* Whatever happened, nothing stays behind for the exit to wait on. */
+	mock_ibdev_fail(mdev, MOCK_POST_SEND, 0);
+	ib_mad_sendq_size = fix->sendq_size;
+	mock_ibdev_transmit_all(mdev);
+	if (n < 5)
+		post_get(test, 200);
+}
+
 static struct kunit_case rmpp_cases[] = {
 	/* Buffers. */
 	KUNIT_CASE(rmpp_segmentation_test),
@@ -1046,6 +1131,7 @@ static struct kunit_case rmpp_cases[] = {
 	KUNIT_CASE(rmpp_user_rmpp_test),
 	/* Not RMPP: a claimed request and an unregistration. */
 	KUNIT_CASE(mad_claim_then_cancel_test),
+	KUNIT_CASE(mad_backlog_post_fails_test),
 	{}
 };
 
