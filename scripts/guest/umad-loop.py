@@ -112,8 +112,10 @@ def serve(path, peer_gid, ready=None):
     # 4. the RMPP message: too short a read first, then whole
     want = HDR_NEW + 40 + RMPP_LEN
     try:
-        recv(r, WAIT, size=HDR_NEW + MAD_SIZE)
-        check("a short read of an RMPP message fails", False, "(it did not)")
+        got = recv(r, WAIT, size=HDR_NEW + MAD_SIZE)
+        check("a short read of an RMPP message fails", False,
+              "(it did not: " + (f"{got[0]}, MAD {got[1][:40].hex()})"
+                                 if got else "nothing came)"))
     except OSError as err:
         check("a short read of an RMPP message is ENOSPC",
               err.errno == errno.ENOSPC, errno.errorcode.get(err.errno))
