@@ -1074,7 +1074,7 @@ static void mad_backlog_post_fails_test(struct kunit *test)
 	int n, failed, i, base;
 
 	/* Sends complete when the test says so. */
-	WRITE_ONCE(mdev->transmit_all, false);
+	mock_ibdev_transmit_hold(mdev);
 	ib_mad_sendq_size = 2;
 	base = sa_fix_nsent(fix->sa);
 	for (i = 0; i < 5; i++)

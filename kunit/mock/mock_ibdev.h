@@ -338,6 +338,7 @@ int mock_ibdev_cq_pending(struct ib_cq *cq);
 enum ib_qp_state mock_ibdev_qp_state(struct ib_qp *qp);
 int mock_ibdev_qp_complete_send(struct ib_qp *qp, int n);
 void mock_ibdev_transmit_all(struct mock_ibdev *mdev);
+void mock_ibdev_transmit_hold(struct mock_ibdev *mdev);
 u32 mock_ibdev_mr_npages(struct ib_mr *mr);
 u64 mock_ibdev_mr_page(struct ib_mr *mr, u32 i);
 

@@ -316,6 +316,18 @@ static void mock_qp_complete(struct mock_qp *mqp, struct ib_cq *cq, u64 wr_id,
  * Take up to @max requests off @wq, oldest first, into @ids. Completions
  * are pushed after the lock is dropped: pushing may run the core's poller.
  */
+/* Take up to @max of the oldest requests of @wq; the caller holds mqp->lock. */
+static unsigned int mock_wq_take_locked(struct mock_wq *wq, u64 *ids,
+					unsigned int max)
+{
+	unsigned int n = min(max, wq->count);
+
+	memcpy(ids, wq->wr_id, n * sizeof(*ids));
+	memmove(wq->wr_id, wq->wr_id + n, (wq->count - n) * sizeof(*ids));
+	wq->count -= n;
+	return n;
+}
+
 static unsigned int mock_wq_take(struct mock_qp *mqp, struct mock_wq *wq,
 				 u64 *ids, unsigned int max)
 {
@@ -323,10 +335,7 @@ static unsigned int mock_wq_take(struct mock_qp *mqp, struct mock_wq *wq,
 	unsigned int n;
 
 	spin_lock_irqsave(&mqp->lock, flags);
-	n = min(max, wq->count);
-	memcpy(ids, wq->wr_id, n * sizeof(*ids));
-	memmove(wq->wr_id, wq->wr_id + n, (wq->count - n) * sizeof(*ids));
-	wq->count -= n;
+	n = mock_wq_take_locked(wq, ids, max);
 	spin_unlock_irqrestore(&mqp->lock, flags);
 	return n;
 }
@@ -363,11 +372,27 @@ static int mock_wq_post(struct mock_qp *mqp, struct mock_wq *wq, u64 wr_id)
 	return ret;
 }
 
+/*
+ * The wire of mock_ibdev_transmit_all(). It looks at the device's flag under
+ * the QP's lock, as a post does: a send posted after
+ * mock_ibdev_transmit_hold() stays outstanding even when a run queued
+ * before the hold comes late.
+ */
 static void mock_qp_transmit(struct work_struct *work)
 {
 	struct mock_qp *mqp = container_of(work, struct mock_qp, transmit);
+	struct mock_ibdev *mdev = to_mock_ibdev(mqp->ibqp.device);
+	u64 ids[MOCK_IBDEV_WQ_DEPTH];
+	unsigned long flags;
+	unsigned int i, n = 0;
 
-	mock_ibdev_qp_complete_send(&mqp->ibqp, MOCK_IBDEV_WQ_DEPTH);
+	spin_lock_irqsave(&mqp->lock, flags);
+	if (READ_ONCE(mdev->transmit_all))
+		n = mock_wq_take_locked(&mqp->sq, ids, MOCK_IBDEV_WQ_DEPTH);
+	spin_unlock_irqrestore(&mqp->lock, flags);
+	for (i = 0; i < n; i++)
+		mock_qp_complete(mqp, mqp->ibqp.send_cq, ids[i], IB_WC_SUCCESS,
+				 IB_WC_SEND);
 }
 
 static int mock_qp_create(struct ib_qp *qp, struct ib_qp_init_attr *init,
@@ -678,6 +703,22 @@ void mock_ibdev_transmit_all(struct mock_ibdev *mdev)
 	spin_unlock_irqrestore(&mdev->qps_lock, flags);
 }
 EXPORT_SYMBOL_GPL(mock_ibdev_transmit_all);
+
+/**
+ * mock_ibdev_transmit_hold() - Stop completing sends on their own
+ * @mdev: the device
+ *
+ * Undoes mock_ibdev_transmit_all(): sends posted from now on stay
+ * outstanding until mock_ibdev_qp_complete_send() completes them, even if
+ * a transmission queued earlier runs after this.
+ *
+ * Context: Any context.
+ */
+void mock_ibdev_transmit_hold(struct mock_ibdev *mdev)
+{
+	WRITE_ONCE(mdev->transmit_all, false);
+}
+EXPORT_SYMBOL_GPL(mock_ibdev_transmit_hold);
 
 /**
  * mock_ibdev_qp_sent() - The send requests a mock QP accepted
