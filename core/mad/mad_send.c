@@ -198,13 +198,21 @@ int ib_mad_send_to_qp(struct ib_mad_send *send)
 		return -ENOMEM;
 	send->wr.ah = send->buf.ah;
 
+	/*
+	 * @posted counts what is on the QP only: a send parked in the backlog
+	 * is counted when mad_send_backlog_kick() posts it. (Counting it here
+	 * too once kept @posted at the queue's size for good after a burst
+	 * longer than the queue, and the backlog was never posted.) Behind a
+	 * backlog a send waits its turn.
+	 */
 	spin_lock_irqsave(&mqp->lock, flags);
-	if (mqp->posted < ib_mad_sendq_size)
+	if (mqp->posted < ib_mad_sendq_size && list_empty(&mqp->backlog)) {
 		ret = ib_post_send(mqp->qp, &send->wr.wr, NULL);
-	else
+		if (!ret)
+			mqp->posted++;
+	} else {
 		list_add_tail(&send->qnode, &mqp->backlog);
-	if (!ret)
-		mqp->posted++;
+	}
 	spin_unlock_irqrestore(&mqp->lock, flags);
 
 	if (ret)

@@ -1062,6 +1062,45 @@ static void post_get(struct kunit *test, u32 low)
 
 /*
  * With a send queue of two MADs, five sends put two on the QP and three
+ * in the backlog; each completion posts the oldest of the backlog, so the
+ * QP never holds more than two and all five are reported. (The backlog
+ * once counted as posted, which kept the count at the queue's size after
+ * the first completions: the backlog stayed put.)
+ */
+static void mad_backlog_drains_test(struct kunit *test)
+{
+	struct rmpp_fix *fix = test->priv;
+	struct mock_ibdev *mdev = fix->sa->mdev;
+	int n, failed, i, base;
+
+	mock_ibdev_transmit_hold(mdev);
+	ib_mad_sendq_size = 2;
+	base = sa_fix_nsent(fix->sa);
+	for (i = 0; i < 5; i++)
+		post_get(test, 300 + i);
+	KUNIT_EXPECT_EQ(test, sa_fix_nsent(fix->sa) - base, 2);
+	for (i = 0; i < 3; i++) {
+		KUNIT_EXPECT_EQ(test,
+				mock_ibdev_qp_complete_send(fix->sa->qp, 1), 1);
+		KUNIT_EXPECT_TRUE(test, wait_reported(fix, i + 1));
+		/* the completion made room for one of the backlog, no more */
+		KUNIT_EXPECT_TRUE(test, sa_fix_wait_sent(fix->sa, base + 3 + i));
+		KUNIT_EXPECT_EQ(test, sa_fix_nsent(fix->sa) - base, 3 + i);
+	}
+	KUNIT_EXPECT_EQ(test, mock_ibdev_qp_complete_send(fix->sa->qp, 2), 2);
+	KUNIT_EXPECT_TRUE(test, wait_reported(fix, 5));
+	sends_reported(fix, &n, &failed);
+	KUNIT_EXPECT_EQ(test, n, 5);
+	KUNIT_EXPECT_EQ(test, failed, 0);
+
+	ib_mad_sendq_size = fix->sendq_size;
+	mock_ibdev_transmit_all(mdev);
+	if (n < 5)
+		post_get(test, 400);
+}
+
+/*
+ * With a send queue of two MADs, five sends put two on the QP and three
  * in the backlog. The driver then refuses every post, and the two on
  * the QP complete: every send of the backlog is tried in turn and
  * reported failed, none is left behind with nothing on the QP to post it
@@ -1131,6 +1170,7 @@ static struct kunit_case rmpp_cases[] = {
 	KUNIT_CASE(rmpp_user_rmpp_test),
 	/* Not RMPP: a claimed request and an unregistration. */
 	KUNIT_CASE(mad_claim_then_cancel_test),
+	KUNIT_CASE(mad_backlog_drains_test),
 	KUNIT_CASE(mad_backlog_post_fails_test),
 	{}
 };
