@@ -1168,7 +1168,7 @@ static struct kunit_case rmpp_cases[] = {
 	KUNIT_CASE(rmpp_recv_response_test),
 	KUNIT_CASE(rmpp_cancel_on_unregister_test),
 	KUNIT_CASE(rmpp_user_rmpp_test),
-	/* Not RMPP: a claimed request and an unregistration. */
+	/* Not RMPP: a claimed request, an unregistration, the send backlog. */
 	KUNIT_CASE(mad_claim_then_cancel_test),
 	KUNIT_CASE(mad_backlog_drains_test),
 	KUNIT_CASE(mad_backlog_post_fails_test),
