@@ -1061,24 +1061,52 @@ static void post_get(struct kunit *test, u32 low)
 }
 
 /*
- * With a send queue of two MADs, five sends put two on the QP and three
- * in the backlog; each completion posts the oldest of the backlog, so the
- * QP never holds more than two and all five are reported. (The backlog
- * once counted as posted, which kept the count at the queue's size after
- * the first completions: the backlog stayed put.)
+ * Shrink the send queue to two MADs and post five GETs (TIDs from @low)
+ * whose sends complete only when the test says so: two go on the QP, three
+ * wait in the backlog. Returns how many sends the QP had taken before.
+ */
+static int backlog_fill(struct kunit *test, u32 low)
+{
+	struct rmpp_fix *fix = test->priv;
+	int base, i;
+
+	mock_ibdev_transmit_hold(fix->sa->mdev);
+	ib_mad_sendq_size = 2;
+	base = sa_fix_nsent(fix->sa);
+	for (i = 0; i < 5; i++)
+		post_get(test, low + i);
+	KUNIT_EXPECT_EQ(test, sa_fix_nsent(fix->sa) - base, 2);
+	return base;
+}
+
+/*
+ * Undo backlog_fill(): the queue's size back, every send completing on
+ * its own. If fewer than five were reported (@n), one more GET makes room
+ * for a backlog left behind, so the exit does not wait on it forever.
+ */
+static void backlog_end(struct kunit *test, int n, u32 low)
+{
+	struct rmpp_fix *fix = test->priv;
+
+	mock_ibdev_fail(fix->sa->mdev, MOCK_POST_SEND, 0);
+	ib_mad_sendq_size = fix->sendq_size;
+	mock_ibdev_transmit_all(fix->sa->mdev);
+	if (n < 5)
+		post_get(test, low);
+}
+
+/*
+ * Each completion posts the oldest of the backlog, so the QP never holds
+ * more than two and all five are reported. (The backlog once counted as
+ * posted, which kept the count at the queue's size after the first
+ * completions: the backlog stayed put.)
  */
 static void mad_backlog_drains_test(struct kunit *test)
 {
 	struct rmpp_fix *fix = test->priv;
-	struct mock_ibdev *mdev = fix->sa->mdev;
 	int n, failed, i, base;
 
-	mock_ibdev_transmit_hold(mdev);
-	ib_mad_sendq_size = 2;
-	base = sa_fix_nsent(fix->sa);
-	for (i = 0; i < 5; i++)
-		post_get(test, 300 + i);
-	KUNIT_EXPECT_EQ(test, sa_fix_nsent(fix->sa) - base, 2);
+	base = backlog_fill(test, 300);
 	for (i = 0; i < 3; i++) {
 		KUNIT_EXPECT_EQ(test,
 				mock_ibdev_qp_complete_send(fix->sa->qp, 1), 1);
@@ -1092,37 +1120,25 @@ static void mad_backlog_drains_test(struct kunit *test)
 	sends_reported(fix, &n, &failed);
 	KUNIT_EXPECT_EQ(test, n, 5);
 	KUNIT_EXPECT_EQ(test, failed, 0);
-
-	ib_mad_sendq_size = fix->sendq_size;
-	mock_ibdev_transmit_all(mdev);
-	if (n < 5)
-		post_get(test, 400);
+	backlog_end(test, n, 400);
 }
 
 /*
- * With a send queue of two MADs, five sends put two on the QP and three
- * in the backlog. The driver then refuses every post, and the two on
- * the QP complete: every send of the backlog is tried in turn and
- * reported failed, none is left behind with nothing on the QP to post it
- * (it once stayed there, and its agent's unregistration waited forever).
+ * The driver refuses every post, and the two on the QP complete: every
+ * send of the backlog is tried in turn and reported failed, none is left
+ * behind with nothing on the QP to post it (it once stayed there, and its
+ * agent's unregistration waited forever).
  */
 static void mad_backlog_post_fails_test(struct kunit *test)
 {
 	struct rmpp_fix *fix = test->priv;
-	struct mock_ibdev *mdev = fix->sa->mdev;
-	int n, failed, i, base;
+	int n, failed;
 
-	/* Sends complete when the test says so. */
-	mock_ibdev_transmit_hold(mdev);
-	ib_mad_sendq_size = 2;
-	base = sa_fix_nsent(fix->sa);
-	for (i = 0; i < 5; i++)
-		post_get(test, 100 + i);
-	KUNIT_EXPECT_EQ(test, sa_fix_nsent(fix->sa) - base, 2);
+	backlog_fill(test, 100);
 	sends_reported(fix, &n, &failed);
 	KUNIT_EXPECT_EQ(test, n, 0);
 
-	mock_ibdev_fail(mdev, MOCK_POST_SEND, -ENOMEM);
+	mock_ibdev_fail(fix->sa->mdev, MOCK_POST_SEND, -ENOMEM);
 	KUNIT_EXPECT_EQ(test, mock_ibdev_qp_complete_send(fix->sa->qp, 1), 1);
 	KUNIT_EXPECT_TRUE(test, wait_reported(fix, 4));
 	KUNIT_EXPECT_EQ(test, mock_ibdev_qp_complete_send(fix->sa->qp, 1), 1);
@@ -1130,13 +1146,7 @@ static void mad_backlog_post_fails_test(struct kunit *test)
 	sends_reported(fix, &n, &failed);
 	KUNIT_EXPECT_EQ(test, n, 5);
 	KUNIT_EXPECT_EQ(test, failed, 3);
-
-	/* Whatever happened, nothing stays behind for the exit to wait on. */
-	mock_ibdev_fail(mdev, MOCK_POST_SEND, 0);
-	ib_mad_sendq_size = fix->sendq_size;
-	mock_ibdev_transmit_all(mdev);
-	if (n < 5)
-		post_get(test, 200);
+	backlog_end(test, n, 200);
 }
 
 static struct kunit_case rmpp_cases[] = {
