@@ -232,11 +232,14 @@ class File:
                 self.note(f"the timeout report of {tid:#x}: {m.hex()}")
         elif h["status"] != 0 or m[3] != GET_RESP or cls == SINK:
             self.note(f"TID {tid:#x} to {cls:#x}: status {h['status']} "
-                      f"method {m[3]:#x}")
+                      f"method {m[3]:#x} class {m[1]:#x} data "
+                      f"{m[40:44].hex()}")
         elif cls == ANSWERED:
             self.outcomes["answer"] += 1
             if mad_status(m) != 0 or m[40:72] != body_of(tid):
-                self.note(f"the answer to {tid:#x} is not its echo")
+                self.note(f"the answer to {tid:#x} is not its echo: class "
+                          f"{m[1]:#x} status {mad_status(m):#x} data "
+                          f"{m[40:72].hex()}")
         else:
             self.outcomes["unsupported"] += 1
             if mad_status(m) != UNSUPPORTED:
