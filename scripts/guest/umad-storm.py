@@ -56,6 +56,7 @@ OUI = 0x001405
 GET, GET_RESP = 0x01, 0x81
 UNSUPPORTED = 0x000C    # MAD status: method or attribute not supported
 SLACK = 120             # seconds every outcome may take after the last write
+MAX_PENDING = 400       # requests of one file in flight in the removal part
 GID = None
 SCALE = 3
 
@@ -187,6 +188,10 @@ class File:
         self.read_err = None
         self.writers_done = False
         self.last_write = time.monotonic()
+        # while the device goes, the agents of the other files (the
+        # responder's, the sink's) may go first: the MAD layer then answers
+        # their classes as nobody's (status 0x000c), as 6.1 does
+        self.agents_may_go = False
 
     def note(self, what):
         if len(self.wrong) < 5:
@@ -230,6 +235,10 @@ class File:
             self.outcomes["timeout"] += 1
             if len(m) != 24 or m[1] != cls or m[3] != GET:
                 self.note(f"the timeout report of {tid:#x}: {m.hex()}")
+        elif (self.agents_may_go and h["status"] == 0 and m[3] == GET_RESP
+              and m[1] == cls and mad_status(m) == UNSUPPORTED
+              and m[40:72] == body_of(tid)):
+            self.outcomes["unsupported"] += 1
         elif h["status"] != 0 or m[3] != GET_RESP or cls == SINK:
             self.note(f"TID {tid:#x} to {cls:#x}: status {h['status']} "
                       f"method {m[3]:#x} class {m[1]:#x} data "
@@ -411,14 +420,22 @@ def unregister(path):
 
 def removal_file(path, k):
     f = File(path, f"removal file {k}")
+    f.agents_may_go = True
 
     def writer(f, agent_id, t):
         i = 0
         while f.first_err is None or len(f.after_err) < 5:
+            # at most MAX_PENDING requests of the file in flight: each holds
+            # an address handle (rxe0 has 32768) and the device's removal
+            # waits for every send the MAD layer still has to put out
+            with f.lock:
+                full = len(f.pending) >= MAX_PENDING
+            # (once the reader met the removal, nothing more will end)
+            if full and f.first_err is None and f.read_err is None:
+                time.sleep(0.005)
+                continue
             f.write(agent_id, TARGETS[i % 3], t << 20 | (i & 0xFFFFF), 200, 1)
             i += 1
-            if f.first_err is None and i % 64 == 0:
-                time.sleep(0.01)    # leave the reader and responder room
 
     f.run(2, writer, until_cut_off=True)
     check(f"{f.name}: {f.writes} writes succeeded before the device went",
